@@ -1,0 +1,112 @@
+"""pymoo's NSGA-II and SPEA2 configured for feature selection as seed 003 ran them."""
+
+from pymoo.algorithms.moo.nsga2 import NSGA2
+from pymoo.algorithms.moo.spea2 import SPEA2
+from pymoo.operators.crossover.pntx import SinglePointCrossover
+from pymoo.operators.mutation.bitflip import BitflipMutation
+from pymoo.operators.sampling.rnd import BinaryRandomSampling
+
+from pymoo_fs.algorithms.validation import check_positive_int
+
+
+def _operators(crossover_prob, mutation_rate):
+    if not 0.0 <= crossover_prob <= 1.0:
+        raise ValueError(f"crossover_prob must be in [0, 1], got {crossover_prob!r}")
+    if mutation_rate is not None and not 0.0 < mutation_rate <= 1.0:
+        raise ValueError(f"mutation_rate must be in (0, 1], got {mutation_rate!r}")
+    return dict(
+        sampling=BinaryRandomSampling(),
+        crossover=SinglePointCrossover(prob=crossover_prob),
+        mutation=BitflipMutation(prob=1.0, prob_var=mutation_rate),
+    )
+
+
+def configure_nsga2(pop_size=30, crossover_prob=0.9, mutation_rate=None,
+                    eliminate_duplicates=True, **kwargs):
+    """pymoo's NSGA-II on bit strings, set up as in seed 003.
+
+    Parameters
+    ----------
+    pop_size : int, default=30
+        Population size [S003].
+    crossover_prob : float, default=0.9
+        Probability of single-point crossover of a mating pair [S003].
+    mutation_rate : float, optional
+        Bit-flip probability per bit; default ``1/D`` (pymoo's ``min(0.5, 1/D)``) [S003].
+    eliminate_duplicates : bool, default=True
+        pymoo's default; seed 003 does not say [A].
+    **kwargs
+        Further arguments of :class:`pymoo.algorithms.moo.nsga2.NSGA2`.
+
+    Returns
+    -------
+    algorithm : pymoo.algorithms.moo.nsga2.NSGA2
+        Random bit strings (``BinaryRandomSampling``), ``SinglePointCrossover``, and
+        ``BitflipMutation`` applied to every offspring with per-bit probability
+        ``mutation_rate``. Its individuals are boolean masks, so it runs on the problems of
+        :mod:`pymoo_fs.problems` directly; ``res.X``/``res.F`` hold its final non-dominated
+        front.
+
+    Raises
+    ------
+    ValueError
+        If ``pop_size``, ``crossover_prob`` or ``mutation_rate`` is out of range.
+
+    References
+    ----------
+    K. Deb, A. Pratap, S. Agarwal, T. Meyarivan, "A fast and elitist multiobjective genetic
+    algorithm: NSGA-II", IEEE TEVC 6(2):182-197, 2002, doi:10.1109/4235.996017. Settings:
+    H. B. Nguyen et al., Soft Computing 20:3927-3946, 2016, doi:10.1007/s00500-016-2128-8.
+
+    Examples
+    --------
+    >>> from pymoo_fs.algorithms import configure_nsga2
+    >>> configure_nsga2().pop_size
+    30
+    """
+    pop_size = check_positive_int("pop_size", pop_size)
+    return NSGA2(pop_size=pop_size, eliminate_duplicates=eliminate_duplicates,
+                 **_operators(crossover_prob, mutation_rate), **kwargs)
+
+
+def configure_spea2(pop_size=30, crossover_prob=0.9, mutation_rate=None,
+                    eliminate_duplicates=True, **kwargs):
+    """pymoo's SPEA2 on bit strings, set up as in seed 003.
+
+    Parameters
+    ----------
+    pop_size : int, default=30
+        Population and archive size [S003; archive size A].
+    crossover_prob : float, default=0.9
+        Probability of single-point crossover [S003].
+    mutation_rate : float, optional
+        Bit-flip probability per bit; default ``1/D`` [S003].
+    eliminate_duplicates : bool, default=True
+        pymoo's default [A].
+    **kwargs
+        Further arguments of :class:`pymoo.algorithms.moo.spea2.SPEA2`.
+
+    Returns
+    -------
+    algorithm : pymoo.algorithms.moo.spea2.SPEA2
+
+    Raises
+    ------
+    ValueError
+        If ``pop_size``, ``crossover_prob`` or ``mutation_rate`` is out of range.
+
+    References
+    ----------
+    E. Zitzler, M. Laumanns, L. Thiele, "SPEA2: Improving the strength Pareto evolutionary
+    algorithm", TIK-Report 103, ETH Zurich, 2001, doi:10.3929/ethz-a-004284029. Settings:
+    H. B. Nguyen et al., Soft Computing 20:3927-3946, 2016.
+
+    Examples
+    --------
+    >>> from pymoo_fs.algorithms import configure_spea2
+    >>> configure_spea2(pop_size=20).pop_size
+    20
+    """
+    pop_size = check_positive_int("pop_size", pop_size)
+    return SPEA2(pop_size=pop_size, eliminate_duplicates=eliminate_duplicates,
+                 **_operators(crossover_prob, mutation_rate), **kwargs)

@@ -1,0 +1,103 @@
+"""Pure particle-swarm steps shared by the swarm algorithms.
+
+Every function takes its random generator explicitly and returns new arrays; the algorithms keep
+the state. Shapes: ``X`` positions (n, D), ``V`` velocities (n, D), ``P`` personal bests (n, D),
+``G`` leaders (n, D) or (D,).
+"""
+
+import numpy as np
+
+
+def draw_coefficient(value, n, random_state):
+    """A PSO coefficient for each of ``n`` particles.
+
+    Parameters
+    ----------
+    value : float or tuple (low, high)
+        A constant, or the bounds of a uniform draw made anew for every particle at every call
+        (CMDPSOFS's original ``w ~ U[0.1, 0.5]``, ``c ~ U[1.5, 2.0]``).
+    n : int
+        Number of particles.
+    random_state : numpy.random.Generator
+        Used only when ``value`` is a range.
+
+    Returns
+    -------
+    c : ndarray of float64, shape (n, 1)
+    """
+    if isinstance(value, tuple):
+        return random_state.uniform(value[0], value[1], size=(n, 1))
+    return np.full((n, 1), float(value))
+
+
+def velocity_update(V, X, P, G, w, c1, c2, random_state, per_dimension=True):
+    """Canonical PSO velocity update with inertia weight.
+
+    ``v <- w v + c1 r1 (p - x) + c2 r2 (g - x)`` (Shi & Eberhart 1998; seed 000 Eq. 1, seed 003
+    Eq. 1).
+
+    Parameters
+    ----------
+    V, X, P : ndarray of float64, shape (n, D)
+        Velocities, positions and personal bests.
+    G : ndarray of float64, shape (n, D) or (D,)
+        Each particle's leader (gbest).
+    w, c1, c2 : float or ndarray of shape (n, 1)
+        Inertia weight and acceleration coefficients.
+    random_state : numpy.random.Generator
+        Source of ``r1`` and ``r2``; ``r1`` is drawn (all particles) before ``r2``.
+    per_dimension : bool, default=True
+        Draw ``r1, r2 ~ U(0, 1)`` per dimension (the seeds' authors' code) or once per particle
+        (jMetal's OMOPSO).
+
+    Returns
+    -------
+    V_new : ndarray of float64, shape (n, D)
+    """
+    shape = X.shape if per_dimension else (X.shape[0], 1)
+    r1 = random_state.random(shape)
+    r2 = random_state.random(shape)
+    return w * V + c1 * r1 * (P - X) + c2 * r2 * (G - X)
+
+
+def move(X, V, vmax, reverse_velocity=False):
+    """Clamp velocities to ``[-vmax, vmax]``, move, and clamp positions to ``[0, 1]``.
+
+    Parameters
+    ----------
+    X, V : ndarray of float64, shape (n, D)
+        Positions and (updated, unclamped) velocities.
+    vmax : float
+        Velocity limit.
+    reverse_velocity : bool, default=False
+        Also negate the velocity of coordinates that hit a bound (jMetal's OMOPSO).
+
+    Returns
+    -------
+    X_new, V_new : ndarray of float64, shape (n, D)
+    """
+    V = np.clip(V, -vmax, vmax)
+    X = X + V
+    if reverse_velocity:
+        out = (X < 0.0) | (X > 1.0)
+        V = np.where(out, -V, V)
+    return np.clip(X, 0.0, 1.0), V
+
+
+def decode(X, threshold, inclusive=False):
+    """Masks of continuous positions: feature ``d`` is selected iff ``x_d > threshold``.
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (n, D)
+        Positions in [0, 1].
+    threshold : float
+        The selection threshold theta (0.6 in seeds 000-003).
+    inclusive : bool, default=False
+        Select iff ``x_d >= threshold`` (the AMSO authors' code) instead.
+
+    Returns
+    -------
+    masks : ndarray of bool, shape (n, D)
+    """
+    return X >= threshold if inclusive else X > threshold

@@ -1,0 +1,135 @@
+"""Pareto-front figures of feature-selection runs, drawn off-screen.
+
+Figures are built with :class:`matplotlib.figure.Figure` and the Agg canvas directly, so calling
+:func:`plot_fronts` never opens a window, never registers the figure with ``pyplot`` and never
+changes the user's matplotlib backend.
+"""
+
+import os
+from collections.abc import Mapping
+
+import numpy as np
+
+from pymoo_fs.analysis.indicators import _as_front
+
+__all__ = ["plot_fronts"]
+
+_PANEL_TITLES = ("Training (inner CV)", "Test (hold-out)")
+
+
+def _check_fronts(fronts, name):
+    """Validate a {algorithm name: (n, 2) front} mapping; return {str(name): ndarray}."""
+    if not isinstance(fronts, Mapping):
+        raise ValueError(
+            f"{name} must be a dict {{algorithm name: (n, 2) array}}, got {type(fronts).__name__}"
+        )
+    if len(fronts) == 0:
+        raise ValueError(f"{name} must hold at least one algorithm, got an empty dict")
+    return {str(k): _as_front(v, f"{name}[{k!r}]", n_obj=2) for k, v in fronts.items()}
+
+
+def _draw_panel(ax, fronts, colors, title, full_error):
+    """Draw one panel: each front as markers joined by a step line in ratio order."""
+    for name, F in fronts.items():
+        order = np.lexsort((F[:, 0], F[:, 1]))  # ratio ascending, ties by error
+        ratio, error = F[order, 1], F[order, 0]
+        ax.step(ratio, error, where="post", color=colors[name], linewidth=1.2, alpha=0.8)
+        ax.plot(ratio, error, linestyle="none", marker="o", markersize=5,
+                color=colors[name], label=name)
+    if full_error is not None:
+        ax.axhline(full_error, color="grey", linestyle="--", linewidth=1.0, label="all features")
+    ax.set_title(title)
+    ax.set_xlabel("Fraction of features selected")
+    ax.set_ylabel("Classification error")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="best", fontsize="small")
+
+
+def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_error=None):
+    """Plot the fronts of several algorithms on training and, optionally, test data.
+
+    Parameters
+    ----------
+    train_fronts : dict of {str: array_like of float, shape (n, 2)}
+        One front per algorithm, columns (classification error rate, selection ratio), both
+        minimised; for example :func:`~pymoo_fs.analysis.best_front` of several runs on
+        inner cross-validation. Empty fronts are allowed (legend entry only).
+    test_fronts : dict of {str: array_like of float, shape (n, 2)}, optional
+        The same for the hold-out test set (may contain dominated points). When given, a
+        second panel is drawn to the right of the training panel, with shared axes.
+    path : str or os.PathLike, optional
+        Where to save the figure as PNG (150 dpi); its parent directory must exist.
+        ``None`` saves nothing.
+    title : str, optional
+        Figure title (drawn above the panels).
+    full_error : tuple of (float or None, float or None), optional
+        ``(train_error, test_error)`` of the classifier on all features, each drawn as a dashed
+        grey horizontal line labelled "all features" in its panel; ``None`` entries are
+        skipped.
+
+    Returns
+    -------
+    fig : matplotlib.figure.Figure
+        One axes (training only) or two (training, test). Each algorithm keeps one colour in
+        both panels, assigned in the order of ``train_fronts`` and then of algorithms found
+        only in ``test_fronts``. Points are joined in selection-ratio order by a post-step
+        line (the attainment staircase of a non-dominated front).
+
+    Raises
+    ------
+    ValueError
+        If ``train_fronts`` or ``test_fronts`` is not a non-empty dict of (n, 2) finite
+        arrays, ``full_error`` is not a pair, or the parent directory of ``path`` does not
+        exist.
+
+    Notes
+    -----
+    x is the selection ratio (fraction of features selected), y the classification error.
+    The figure is not registered with ``pyplot``; show it in a notebook by leaving it as the
+    last expression of a cell, or save it with ``path``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pymoo_fs.analysis import plot_fronts
+    >>> fig = plot_fronts({"NSGA-II": np.array([[0.20, 0.1], [0.12, 0.3]]),
+    ...                    "CMDPSOFS": np.array([[0.18, 0.1], [0.15, 0.2]])},
+    ...                   test_fronts={"NSGA-II": np.array([[0.25, 0.1], [0.20, 0.3]]),
+    ...                                "CMDPSOFS": np.array([[0.22, 0.1], [0.24, 0.2]])},
+    ...                   full_error=(0.15, 0.21), title="sonar")
+    >>> len(fig.axes)
+    2
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    train = _check_fronts(train_fronts, "train_fronts")
+    test = None if test_fronts is None else _check_fronts(test_fronts, "test_fronts")
+    if full_error is None:
+        full_error = (None, None)
+    elif isinstance(full_error, (str, bytes)) or np.ndim(full_error) != 1 or len(full_error) != 2:
+        raise ValueError(
+            f"full_error must be a pair (train_error, test_error), got {full_error!r}"
+        )
+    if path is not None:
+        path = os.fspath(path)
+        parent = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(parent):
+            raise ValueError(f"path's parent directory does not exist: {parent!r}")
+
+    names = list(train) + ([k for k in test if k not in train] if test is not None else [])
+    colors = {name: f"C{i % 10}" for i, name in enumerate(names)}  # the default colour cycle
+
+    n_panels = 1 if test is None else 2
+    fig = Figure(figsize=(6.0 * n_panels, 4.5), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = np.atleast_1d(fig.subplots(1, n_panels, sharex=True, sharey=True, squeeze=False)[0])
+    _draw_panel(axes[0], train, colors, _PANEL_TITLES[0], full_error[0])
+    if test is not None:
+        _draw_panel(axes[1], test, colors, _PANEL_TITLES[1], full_error[1])
+        axes[1].yaxis.set_tick_params(labelleft=True)
+    if title is not None:
+        fig.suptitle(title)
+    if path is not None:
+        fig.savefig(path, format="png", dpi=150)
+    return fig

@@ -1,0 +1,417 @@
+"""Compare feature-selection algorithms on one dataset: runs, indicators, files, figure.
+
+This is the library side of ``pymoo-fs compare``: :func:`compare` runs every algorithm several
+times on one stratified train/test split and measures the training and test fronts with HV and
+IGD; :func:`write_results` writes the CSV files and the figure; :func:`format_table` makes the
+summary table.
+"""
+
+import csv
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from pymoo.core.callback import Callback
+from pymoo.optimize import minimize
+
+from pymoo_fs.algorithms.registry import canonical_name, make_algorithm, n_objectives
+from pymoo_fs.analysis import best_front, hypervolume, igd, nondominated, plot_fronts
+from pymoo_fs.analysis import reference_front
+from pymoo_fs.datasets import load_dataset, train_test_split
+from pymoo_fs.evaluation import KNNEvaluator
+from pymoo_fs.problems import BiObjectiveFeatureSelection
+
+DEFAULT_ALGORITHMS = ("CMDPSOFS", "NSGA-II", "SPEA2")
+
+RESULT_COLUMNS = ("algorithm", "run", "hv_train", "igd_train", "hv_test", "igd_test", "n_eval",
+                  "seconds", "front_size")
+FRONT_COLUMNS = ("algorithm", "run", "n_selected", "selection_ratio", "train_error",
+                 "test_error", "features")
+
+
+@dataclass
+class RunResult:
+    """One run of one algorithm.
+
+    Attributes
+    ----------
+    algorithm : str
+    run : int
+        0-based run index; the run's seed is ``seed + run``.
+    masks : ndarray of bool, shape (n_front, D)
+        The returned front's feature subsets.
+    F_train : ndarray of float64, shape (n_front, 2)
+        (inner-CV error, selection ratio) of each mask.
+    F_test : ndarray of float64, shape (n_front, 2)
+        (hold-out test error, selection ratio) of each mask.
+    n_eval : int
+        Evaluations pymoo counted for the run.
+    seconds : float
+        Wall-clock time of the run (optimisation only, without test re-scoring).
+    hv_train, igd_train, hv_test, igd_test : float
+        Indicators, filled by :func:`compare` once every run is done (IGD needs the reference
+        front of all runs).
+    """
+
+    algorithm: str
+    run: int
+    masks: np.ndarray
+    F_train: np.ndarray
+    F_test: np.ndarray
+    n_eval: int
+    seconds: float
+    hv_train: float = np.nan
+    igd_train: float = np.nan
+    hv_test: float = np.nan
+    igd_test: float = np.nan
+
+
+@dataclass
+class Comparison:
+    """Everything :func:`compare` measured.
+
+    Attributes
+    ----------
+    dataset : str
+        Dataset name.
+    n_features : int
+    runs : list of RunResult
+        In the order algorithm by algorithm, run by run.
+    reference_train, reference_test : ndarray of float64, shape (k, 2)
+        IGD reference fronts: the non-dominated union of all runs' training (test) fronts.
+    full_error : tuple of float
+        (inner-CV error, test error) with all features selected.
+    settings : dict
+        The arguments the comparison ran with.
+    """
+
+    dataset: str
+    n_features: int
+    runs: list
+    reference_train: np.ndarray
+    reference_test: np.ndarray
+    full_error: tuple
+    settings: dict = field(default_factory=dict)
+
+    @property
+    def algorithms(self):
+        """list of str: algorithm names in run order, each once."""
+        return list(dict.fromkeys(r.algorithm for r in self.runs))
+
+
+@dataclass
+class Setup:
+    """A validated comparison, ready to run (see :func:`prepare`).
+
+    Attributes
+    ----------
+    problem : BiObjectiveFeatureSelection
+        On the scaled training part, with the test part attached.
+    dataset : Dataset
+    algorithms : list of str
+        Canonical algorithm names.
+    settings : dict
+        The arguments of :func:`prepare`.
+    """
+
+    problem: BiObjectiveFeatureSelection
+    dataset: object
+    algorithms: list
+    settings: dict
+
+
+def prepare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=100,
+            pop_size=30, seed=0, n_neighbors=5, cv=10, test_size=0.3, data_dir=None):
+    """Check the arguments of a comparison, load and split the data, build the problem.
+
+    Parameters
+    ----------
+    dataset : str or path, default="musk1"
+        A name or path understood by :func:`pymoo_fs.datasets.load_dataset`.
+    algorithms : sequence of str, default=("CMDPSOFS", "NSGA-II", "SPEA2")
+        Multi-objective algorithm names (:func:`pymoo_fs.algorithms.algorithm_names` with
+        ``n_obj=2``).
+    runs : int, default=3
+        Independent runs per algorithm.
+    generations : int, default=100
+        pymoo generations (``("n_gen", generations)``); generation 1 is the initial population,
+        so a run costs ``pop_size * generations`` evaluations.
+    pop_size : int, default=30
+        Population or swarm size.
+    seed : int, default=0
+        Seed of the split, of the inner folds and (plus the run index) of each run.
+    n_neighbors : int, default=5
+        k of the KNN wrapper.
+    cv : int or "loo", default=10
+        Inner cross-validation of the training part.
+    test_size : float, default=0.3
+        Fraction held out for testing.
+    data_dir : path, optional
+        Where dataset names are looked up (default: ``PYMOO_FS_DATA``).
+
+    Returns
+    -------
+    setup : Setup
+
+    Raises
+    ------
+    ValueError
+        For an unknown or unreadable dataset, an unknown or single-objective algorithm, a
+        non-positive ``runs``, ``generations`` below 2, ``pop_size`` below 2, or evaluator
+        settings the data cannot support (e.g. a class smaller than ``cv``).
+    """
+    names = [canonical_name(a) for a in algorithms]
+    if not names:
+        raise ValueError("algorithms must name at least one algorithm")
+    for name in names:
+        if n_objectives(name) != 2:
+            raise ValueError(f"{name} is single-objective; compare needs bi-objective algorithms")
+    for label, value, low in (("runs", runs, 1), ("generations", generations, 2),
+                              ("pop_size", pop_size, 2)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+            raise ValueError(f"{label} must be an int >= {low}, got {value!r}")
+    data = load_dataset(dataset, data_dir=data_dir)
+    split = train_test_split(data, test_size=test_size, random_state=seed)
+    evaluator = KNNEvaluator(split.X_train, split.y_train, n_neighbors=n_neighbors, cv=cv,
+                             random_state=seed)
+    problem = BiObjectiveFeatureSelection(evaluator, X_test=split.X_test, y_test=split.y_test)
+    settings = dict(dataset=str(dataset), algorithms=names, runs=runs, generations=generations,
+                    pop_size=pop_size, seed=seed, n_neighbors=n_neighbors, cv=cv,
+                    test_size=test_size)
+    return Setup(problem, data, names, settings)
+
+
+def run(setup, progress=None):
+    """Run a prepared comparison and measure its fronts.
+
+    Each algorithm minimises (inner-CV KNN error, selection ratio) on the training part,
+    ``runs`` times with seeds ``seed, seed + 1, ...``; each returned front is re-scored on the
+    test part; HV (reference point (1, 1)) and IGD (reference: the non-dominated union of all
+    runs' fronts) are computed on the training and on the test fronts.
+
+    Parameters
+    ----------
+    setup : Setup
+        From :func:`prepare`.
+    progress : callable, optional
+        Called as ``progress(event, **info)`` with events ``"run_start"``, ``"generation"`` and
+        ``"run_end"``; see :class:`ConsoleProgress`.
+
+    Returns
+    -------
+    comparison : Comparison
+    """
+    problem, s = setup.problem, setup.settings
+    all_features = np.ones((1, problem.n_var), dtype=bool)
+    full_error = (float(problem.evaluate(all_features)[0, 0]),
+                  float(problem.holdout_objectives(all_features)[0, 0]))
+    results = []
+    total = len(setup.algorithms) * s["runs"]
+    for name in setup.algorithms:
+        for r in range(s["runs"]):
+            if progress:
+                progress("run_start", algorithm=name, run=r, index=len(results), total=total)
+            results.append(_one_run(problem, name, r, s["pop_size"], s["generations"],
+                                    s["seed"], progress))
+            if progress:
+                progress("run_end", result=results[-1], index=len(results), total=total)
+    ref_train = reference_front([r.F_train for r in results])
+    ref_test = reference_front([nondominated(r.F_test) for r in results])
+    for r in results:
+        r.hv_train, r.igd_train = hypervolume(r.F_train), igd(r.F_train, ref_train)
+        r.hv_test, r.igd_test = hypervolume(r.F_test), igd(r.F_test, ref_test)
+    return Comparison(setup.dataset.name, problem.n_var, results, ref_train, ref_test,
+                      full_error, dict(s))
+
+
+def compare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=100,
+            pop_size=30, seed=0, n_neighbors=5, cv=10, test_size=0.3, data_dir=None,
+            progress=None):
+    """:func:`prepare` then :func:`run`: the whole comparison in one call.
+
+    Parameters are those of :func:`prepare`, plus ``progress`` of :func:`run`.
+
+    Returns
+    -------
+    comparison : Comparison
+
+    Raises
+    ------
+    ValueError
+        As :func:`prepare`.
+
+    Examples
+    --------
+    >>> from pymoo_fs.comparison import compare, format_table
+    >>> c = compare("sonar", runs=1, generations=3, pop_size=10, cv=5)
+    >>> [r.n_eval for r in c.runs]
+    [30, 30, 30]
+    """
+    setup = prepare(dataset, algorithms, runs, generations, pop_size, seed, n_neighbors, cv,
+                    test_size, data_dir)
+    return run(setup, progress)
+
+
+def _one_run(problem, name, run, pop_size, generations, seed, progress):
+    callback = _GenerationCallback(progress, name, run, generations) if progress else None
+    start = time.perf_counter()
+    res = minimize(problem, make_algorithm(name, pop_size=pop_size), ("n_gen", generations),
+                   seed=seed + run, callback=callback, copy_algorithm=False)
+    seconds = time.perf_counter() - start
+    masks = np.atleast_2d(np.asarray(res.X, dtype=bool))
+    F_train = np.atleast_2d(res.F)
+    F_test = problem.holdout_objectives(masks)
+    return RunResult(name, run, masks, F_train, F_test, int(res.algorithm.evaluator.n_eval),
+                     seconds)
+
+
+class _GenerationCallback(Callback):
+    def __init__(self, progress, name, run, generations):
+        super().__init__()
+        self.progress, self.name, self.run, self.generations = progress, name, run, generations
+
+    def notify(self, algorithm):
+        self.progress("generation", algorithm=self.name, run=self.run, n_gen=algorithm.n_gen,
+                      generations=self.generations)
+
+
+class ConsoleProgress:
+    """Progress of :func:`compare` on a text stream.
+
+    One line per finished run; on a terminal, the current generation is also shown in place.
+
+    Parameters
+    ----------
+    stream : file-like, default=sys.stderr
+    """
+
+    def __init__(self, stream=None):
+        self.stream = sys.stderr if stream is None else stream
+        self.live = getattr(self.stream, "isatty", lambda: False)()
+
+    def __call__(self, event, **info):
+        if event == "generation" and self.live:
+            self.stream.write(f"\r  {info['algorithm']} run {info['run'] + 1}: generation "
+                              f"{info['n_gen']}/{info['generations']}")
+            self.stream.flush()
+        elif event == "run_end":
+            r = info["result"]
+            clear = "\r\033[K" if self.live else ""
+            self.stream.write(
+                f"{clear}[{info['index']}/{info['total']}] {r.algorithm} run {r.run + 1}: "
+                f"{r.F_train.shape[0]} solutions, {r.n_eval} evaluations, {r.seconds:.1f} s\n"
+            )
+            self.stream.flush()
+
+
+def format_table(comparison):
+    """Summary table: per algorithm, mean ± std over runs of each indicator.
+
+    Parameters
+    ----------
+    comparison : Comparison
+
+    Returns
+    -------
+    table : str
+        Columns: algorithm, HV and IGD on the training and test fronts, mean front size, mean
+        evaluations and mean seconds per run. HV is to be maximised, IGD minimised; std is the
+        sample standard deviation (0 for a single run).
+    """
+    header = ("algorithm", "HV train", "IGD train", "HV test", "IGD test", "front", "evals",
+              "seconds")
+    rows = []
+    for name in comparison.algorithms:
+        rs = [r for r in comparison.runs if r.algorithm == name]
+        cells = [name]
+        for key in ("hv_train", "igd_train", "hv_test", "igd_test"):
+            cells.append(_mean_std([getattr(r, key) for r in rs]))
+        cells.append(f"{np.mean([r.F_train.shape[0] for r in rs]):.1f}")
+        cells.append(f"{np.mean([r.n_eval for r in rs]):.0f}")
+        cells.append(f"{np.mean([r.seconds for r in rs]):.1f}")
+        rows.append(cells)
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
+    lines = ["  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in
+                       enumerate(zip(header, widths)))]
+    lines.append("  ".join("-" * w for w in widths))
+    for row in rows:
+        lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in
+                               enumerate(zip(row, widths))))
+    s = comparison.settings
+    title = (f"{comparison.dataset} ({comparison.n_features} features): {s['runs']} runs x "
+             f"{s['generations']} generations x {s['pop_size']}; all features: train error "
+             f"{comparison.full_error[0]:.4f}, test error {comparison.full_error[1]:.4f}")
+    return "\n".join([title, *lines])
+
+
+def _mean_std(values):
+    v = np.asarray(values, dtype=float)
+    std = v.std(ddof=1) if v.size > 1 else 0.0
+    return f"{v.mean():.4f} ± {std:.4f}"
+
+
+def write_results(comparison, out_dir):
+    """Write ``results.csv``, ``fronts.csv`` and ``fronts.png`` into ``out_dir``.
+
+    Parameters
+    ----------
+    comparison : Comparison
+    out_dir : path
+        Created if missing. Each file is written to a temporary name first and then renamed,
+        so an interrupted call leaves no half-written file.
+
+    Returns
+    -------
+    paths : dict
+        ``{"results": Path, "fronts": Path, "figure": Path}``.
+
+    Notes
+    -----
+    ``results.csv`` has one row per algorithm and run (columns :data:`RESULT_COLUMNS`);
+    ``fronts.csv`` one row per front point (columns :data:`FRONT_COLUMNS`; ``features`` holds
+    the selected 0-based feature indices separated by spaces). ``fronts.png`` shows, per
+    algorithm, the non-dominated union of its runs' fronts on the training data (inner-CV
+    error) and on the test data (hold-out error, non-dominance recomputed on it), with the
+    all-features error as a dashed line.
+    """
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    rows = [[r.algorithm, r.run, r.hv_train, r.igd_train, r.hv_test, r.igd_test, r.n_eval,
+             round(r.seconds, 3), r.F_train.shape[0]] for r in comparison.runs]
+    front_rows = []
+    for r in comparison.runs:
+        for mask, f_tr, f_te in zip(r.masks, r.F_train, r.F_test):
+            idx = np.flatnonzero(mask)
+            front_rows.append([r.algorithm, r.run, idx.size, f_tr[1], f_tr[0], f_te[0],
+                               " ".join(map(str, idx))])
+    paths = {"results": out / "results.csv", "fronts": out / "fronts.csv",
+             "figure": out / "fronts.png"}
+    _write_csv_atomic(paths["results"], RESULT_COLUMNS, rows)
+    _write_csv_atomic(paths["fronts"], FRONT_COLUMNS, front_rows)
+    train = {a: best_front([r.F_train for r in comparison.runs if r.algorithm == a])
+             for a in comparison.algorithms}
+    test = {a: best_front([r.F_test for r in comparison.runs if r.algorithm == a])
+            for a in comparison.algorithms}
+    tmp = out / ".fronts.png.tmp.png"
+    fig = plot_fronts(train, test, path=tmp, full_error=comparison.full_error,
+                      title=f"{comparison.dataset}: best fronts of "
+                            f"{comparison.settings['runs']} runs")
+    del fig
+    os.replace(tmp, paths["figure"])
+    return paths
+
+
+def _write_csv_atomic(path, header, rows):
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", newline="") as fh:
+            writer = csv.writer(fh)
+            writer.writerow(header)
+            writer.writerows(rows)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

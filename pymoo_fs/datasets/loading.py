@@ -1,0 +1,545 @@
+"""Loading classification datasets: the bundled ones, a data directory, or a file.
+
+A dataset is returned as a :class:`Dataset`: a float64 feature matrix, integer-coded labels, the
+original class labels, the feature names, the dataset's name and the citation to give.
+
+Readers for three formats are provided: CSV (optionally gzipped) with a header row, ARFF (via
+:func:`scipy.io.arff.loadarff`) and MATLAB ``.mat`` (via :func:`scipy.io.loadmat`). Missing
+values are never imputed: a feature matrix with NaN or infinite values is rejected.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import os
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["Dataset", "load_dataset", "list_datasets", "BUNDLED_DATASETS", "DATA_ENV_VAR"]
+
+#: Names of the datasets shipped inside the package (``pymoo_fs/datasets/data``).
+BUNDLED_DATASETS = ("musk1", "sonar")
+
+#: Environment variable naming the directory searched for datasets by name.
+DATA_ENV_VAR = "PYMOO_FS_DATA"
+
+# Supported extensions, in the order they are tried when a name is resolved in a directory.
+_EXTENSIONS = (".csv.gz", ".csv", ".arff", ".mat")
+_MANIFEST = "MANIFEST.tsv"
+_MAX_LISTED = 10
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """A labelled classification dataset.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features), dtype float64
+        Feature values, C-contiguous, all finite. Converted on construction.
+    y : ndarray of shape (n_samples,), dtype int64
+        Class of each sample coded ``0 .. n_classes - 1``.
+    classes : ndarray of shape (n_classes,)
+        The original class labels, sorted as :func:`numpy.unique` sorts them, so that
+        ``classes[y]`` gives each sample's original label.
+    feature_names : list of str, length n_features
+        Column names.
+    name : str, default=""
+        Short name of the dataset (the file name without its extensions, e.g. ``"musk1"``).
+    citation : str, default=""
+        The reference to give when using the data; ``""`` when unknown.
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not 2-D, ``y`` is not 1-D with one entry per row of ``X``, ``y`` holds a
+        code outside ``0 .. len(classes) - 1``, or ``feature_names`` does not have one name per
+        column.
+
+    Notes
+    -----
+    The dataclass is frozen (fields cannot be reassigned) but the arrays themselves stay
+    writeable; treat them as read-only.
+
+    Examples
+    --------
+    >>> from pymoo_fs.datasets import load_dataset
+    >>> data = load_dataset("sonar")
+    >>> data.n_samples, data.n_features, data.n_classes
+    (208, 60, 2)
+    >>> data.classes.tolist()
+    ['M', 'R']
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    classes: np.ndarray
+    feature_names: list = field(default_factory=list)
+    name: str = ""
+    citation: str = ""
+
+    def __post_init__(self):
+        X = np.ascontiguousarray(self.X, dtype=np.float64)
+        y = np.asarray(self.y)
+        classes = np.asarray(self.classes)
+        names = [str(f) for f in self.feature_names]
+        if X.ndim != 2:
+            raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
+        if y.ndim != 1 or y.shape[0] != X.shape[0]:
+            raise ValueError(
+                f"y must have shape ({X.shape[0]},) to match X {X.shape}, got {y.shape}"
+            )
+        if y.size and (not np.issubdtype(y.dtype, np.integer) or y.min() < 0
+                       or y.max() >= classes.shape[0]):
+            raise ValueError(
+                f"y must hold integer codes in 0..{classes.shape[0] - 1} (one per class)"
+            )
+        if len(names) != X.shape[1]:
+            raise ValueError(
+                f"feature_names has {len(names)} names for {X.shape[1]} feature columns"
+            )
+        object.__setattr__(self, "X", X)
+        object.__setattr__(self, "y", y.astype(np.int64, copy=False))
+        object.__setattr__(self, "classes", classes)
+        object.__setattr__(self, "feature_names", names)
+        object.__setattr__(self, "name", str(self.name))
+        object.__setattr__(self, "citation", str(self.citation))
+
+    @property
+    def n_samples(self) -> int:
+        """int: Number of samples (rows of ``X``)."""
+        return int(self.X.shape[0])
+
+    @property
+    def n_features(self) -> int:
+        """int: Number of features (columns of ``X``)."""
+        return int(self.X.shape[1])
+
+    @property
+    def n_classes(self) -> int:
+        """int: Number of distinct classes."""
+        return int(self.classes.shape[0])
+
+    def __repr__(self):
+        return (f"Dataset(name={self.name!r}, n_samples={self.n_samples}, "
+                f"n_features={self.n_features}, n_classes={self.n_classes})")
+
+
+# ----------------------------------------------------------------------------------------------
+# public functions
+# ----------------------------------------------------------------------------------------------
+
+def list_datasets(data_dir=None) -> list:
+    """Names of the datasets that :func:`load_dataset` can find by name now.
+
+    Parameters
+    ----------
+    data_dir : str or path-like, optional
+        Directory to list. When None (default), the directory named by the ``PYMOO_FS_DATA``
+        environment variable is listed, if it is set and exists.
+
+    Returns
+    -------
+    names : list of str
+        Sorted, without duplicates: the bundled names (``musk1``, ``sonar``) plus the stem of
+        every ``.csv.gz``, ``.csv``, ``.arff`` or ``.mat`` file in the directory.
+
+    Raises
+    ------
+    ValueError
+        If ``data_dir`` is given and is not a directory.
+
+    Examples
+    --------
+    >>> from pymoo_fs.datasets import list_datasets
+    >>> "sonar" in list_datasets()
+    True
+    """
+    names = set(BUNDLED_DATASETS)
+    directory = _search_dir(data_dir)
+    if directory is not None:
+        for entry in directory.iterdir():
+            ext = _extension(entry.name)
+            if ext is not None and entry.is_file():
+                names.add(entry.name[: -len(ext)])
+    return sorted(names)
+
+
+def load_dataset(name_or_path, data_dir=None, *, target=None) -> Dataset:
+    """Load a classification dataset by name or from a file.
+
+    A string is resolved in this order:
+
+    1. a bundled name (``"musk1"``, ``"sonar"``), read from the package data;
+    2. a file ``<name>.csv.gz``, ``<name>.csv``, ``<name>.arff`` or ``<name>.mat`` (tried in
+       that order) in ``data_dir`` if given, else in the directory named by the
+       ``PYMOO_FS_DATA`` environment variable;
+    3. a path to an existing file.
+
+    A :class:`os.PathLike` (e.g. :class:`pathlib.Path`) is always taken as a path.
+
+    Parameters
+    ----------
+    name_or_path : str or path-like
+        Dataset name or file path. Supported files: CSV or gzipped CSV with a header row,
+        ARFF, MATLAB ``.mat`` holding variables ``X`` (n_samples, n_features) and ``Y`` or
+        ``y`` of shape (n_samples,), (n_samples, 1) or (1, n_samples).
+    data_dir : str or path-like, optional
+        Directory searched for names (step 2). Default None: use ``PYMOO_FS_DATA``.
+    target : str, optional, keyword-only
+        Name of the class column (CSV header name or ARFF attribute name). Default None: the
+        last column / attribute. Ignored for ``.mat`` files.
+
+    Returns
+    -------
+    dataset : Dataset
+        ``X`` float64 (n_samples, n_features), ``y`` int64 (n_samples,), ``classes`` the
+        sorted original labels, ``feature_names``, ``name`` (file name without extensions) and
+        ``citation``: the ``citation`` column of the row for this file in a ``MANIFEST.tsv``
+        next to it (tab-separated, columns ``file`` and ``citation``), else ``""``.
+
+    Raises
+    ------
+    ValueError
+        - the name is neither bundled, nor in the data directory, nor an existing file (the
+          message lists the known names, as :func:`list_datasets` returns them);
+        - a path does not exist (the message names it);
+        - ``data_dir`` is given and is not a directory;
+        - the file extension is not one of ``.csv``, ``.csv.gz``, ``.arff``, ``.mat``;
+        - ``target`` is not a column of the file;
+        - a feature column is not numeric (the message names the column);
+        - the features hold NaN or infinite values (the message gives how many and in which
+          columns; empty CSV fields and ARFF ``?`` are read as NaN and not imputed);
+        - a class label is missing, or there are fewer than 2 classes;
+        - the file has no data rows or no feature column, or rows of unequal length;
+        - a ``.mat`` file lacks ``X`` or ``Y``/``y``, or their shapes do not agree.
+
+    Notes
+    -----
+    Class labels are kept as the file gives them, except that labels which all parse as
+    integral numbers (``1``, ``2.0``) become int64 and other all-numeric labels float64, so
+    that ``classes`` sorts numerically. String labels (``"M"``, ``"R"``) stay strings.
+    ``.mat`` features are named ``f0 .. f{d-1}``.
+
+    Examples
+    --------
+    >>> from pymoo_fs.datasets import load_dataset
+    >>> data = load_dataset("sonar")
+    >>> data.X.shape, data.X.dtype
+    ((208, 60), dtype('float64'))
+    >>> data.classes[data.y[:3]].tolist()
+    ['R', 'R', 'R']
+    """
+    if isinstance(name_or_path, os.PathLike):
+        return _load_file(Path(name_or_path), target)
+    if not isinstance(name_or_path, str):
+        raise ValueError(
+            f"name_or_path must be a str or path-like, got {type(name_or_path).__name__}"
+        )
+    name = name_or_path
+    if name in BUNDLED_DATASETS:
+        return _load_bundled(name, target)
+
+    directory = _search_dir(data_dir)
+    is_bare = Path(name).name == name and _extension(name) is None
+    if is_bare and directory is not None:
+        for ext in _EXTENSIONS:
+            candidate = directory / (name + ext)
+            if candidate.is_file():
+                return _load_file(candidate, target)
+
+    path = Path(name).expanduser()
+    if path.is_file():
+        return _load_file(path, target)
+    if is_bare and not Path(name).suffix:
+        where = (f"no file {name}.<csv.gz|csv|arff|mat> in {directory}" if directory
+                 else f"no data directory (pass data_dir= or set {DATA_ENV_VAR})")
+        raise ValueError(
+            f"unknown dataset name {name!r}: not bundled, {where}, and not an existing file; "
+            f"known names: {list_datasets(data_dir)}"
+        )
+    raise ValueError(f"file not found: {path.resolve()}")
+
+
+# ----------------------------------------------------------------------------------------------
+# resolution helpers
+# ----------------------------------------------------------------------------------------------
+
+def _extension(filename):
+    """The supported extension ``filename`` ends with (case-insensitive), or None."""
+    lower = filename.lower()
+    for ext in _EXTENSIONS:
+        if lower.endswith(ext) and len(lower) > len(ext):
+            return filename[-len(ext):]
+    return None
+
+
+def _search_dir(data_dir):
+    """The directory searched by name: ``data_dir`` (checked) or ``$PYMOO_FS_DATA`` (if any)."""
+    if data_dir is not None:
+        directory = Path(data_dir).expanduser()
+        if not directory.is_dir():
+            raise ValueError(f"data_dir is not a directory: {directory}")
+        return directory
+    env = os.environ.get(DATA_ENV_VAR)
+    if env:
+        directory = Path(env).expanduser()
+        if directory.is_dir():
+            return directory
+    return None
+
+
+def _manifest_citation(text, filename):
+    """Citation of ``filename`` in the text of a MANIFEST.tsv, or ``""``."""
+    for row in csv.DictReader(io.StringIO(text), delimiter="\t"):
+        if row.get("file") == filename:
+            return (row.get("citation") or "").strip()
+    return ""
+
+
+def _load_bundled(name, target):
+    data = resources.files("pymoo_fs.datasets") / "data"
+    filename = f"{name}.csv.gz"
+    citation = _manifest_citation((data / _MANIFEST).read_text(encoding="utf-8"), filename)
+    with (data / filename).open("rb") as stream:
+        text = gzip.decompress(stream.read()).decode("utf-8-sig")
+    X, labels, names = _parse_csv(text, target, source=f"bundled {filename}")
+    return _make_dataset(X, labels, names, name, citation, f"bundled {filename}")
+
+
+def _load_file(path, target):
+    if not path.exists():
+        raise ValueError(f"file not found: {path.resolve()}")
+    if not path.is_file():
+        raise ValueError(f"not a file: {path.resolve()}")
+    ext = _extension(path.name)
+    if ext is None:
+        raise ValueError(
+            f"unsupported file extension for {path.name!r}: expected one of "
+            f"{', '.join(_EXTENSIONS)}"
+        )
+    kind = ext.lower()
+    if kind in (".csv", ".csv.gz"):
+        opener = gzip.open if kind == ".csv.gz" else open
+        with opener(path, "rt", encoding="utf-8-sig", newline="") as stream:
+            text = stream.read()
+        X, labels, names = _parse_csv(text, target, source=str(path))
+    elif kind == ".arff":
+        X, labels, names = _read_arff(path, target)
+    else:
+        X, labels, names = _read_mat(path)
+    citation = ""
+    manifest = path.parent / _MANIFEST
+    if manifest.is_file():
+        citation = _manifest_citation(manifest.read_text(encoding="utf-8"), path.name)
+    return _make_dataset(X, labels, names, path.name[: -len(ext)], citation, str(path))
+
+
+# ----------------------------------------------------------------------------------------------
+# format readers: each returns (X float64 (n, d), labels (n,), feature names)
+# ----------------------------------------------------------------------------------------------
+
+def _target_index(names, target, source):
+    if target is None:
+        return len(names) - 1
+    hits = [i for i, n in enumerate(names) if n == target]
+    if not hits:
+        raise ValueError(f"target column {target!r} not found in {source}; columns: "
+                         f"{_short_list(names)}")
+    if len(hits) > 1:
+        raise ValueError(f"target column {target!r} appears {len(hits)} times in {source}")
+    return hits[0]
+
+
+def _parse_csv(text, target, source):
+    rows = [row for row in csv.reader(io.StringIO(text)) if row]
+    if not rows:
+        raise ValueError(f"empty CSV file: {source}")
+    header = [h.strip() for h in rows[0]]
+    body = rows[1:]
+    if not body:
+        raise ValueError(f"no data rows in {source}")
+    if len(header) < 2:
+        raise ValueError(f"no feature column in {source}: header {header}")
+    width = len(header)
+    for line, row in enumerate(body, start=2):
+        if len(row) != width:
+            raise ValueError(
+                f"row on line {line} of {source} has {len(row)} fields, header has {width}"
+            )
+    t = _target_index(header, target, source)
+    table = np.array(body, dtype=str)
+    labels = np.char.strip(table[:, t])
+    features = np.delete(table, t, axis=1) if t != width - 1 else table[:, :-1]
+    names = header[:t] + header[t + 1:]
+    return _to_float(features, names, source), labels, names
+
+
+def _to_float(features, names, source):
+    """Convert a string matrix to float64; empty fields become NaN; name a non-numeric column."""
+    try:
+        return features.astype(np.float64)
+    except ValueError:
+        pass
+    out = np.empty(features.shape, dtype=np.float64)
+    for j in range(features.shape[1]):
+        column = np.char.strip(features[:, j])
+        column = np.where(column == "", "nan", column)
+        try:
+            out[:, j] = column.astype(np.float64)
+        except ValueError:
+            bad = next(v for v in column if not _is_float(v))
+            raise ValueError(
+                f"feature column {names[j]!r} of {source} is not numeric (value {bad!r})"
+            ) from None
+    return out
+
+
+def _is_float(text):
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _read_arff(path, target):
+    from scipy.io import arff
+
+    try:
+        data, meta = arff.loadarff(str(path))
+    except (arff.ArffError, NotImplementedError, ValueError) as error:
+        raise ValueError(f"cannot read ARFF file {path}: {error}") from error
+    attributes = list(meta.names())
+    types = list(meta.types())
+    t = _target_index(attributes, target, str(path))
+    names = attributes[:t] + attributes[t + 1:]
+    for name in names:
+        if meta[name][0] != "numeric":
+            raise ValueError(
+                f"feature column {name!r} of {path} is not numeric (ARFF type {meta[name][0]})"
+            )
+    X = np.empty((data.shape[0], len(names)), dtype=np.float64)
+    for j, name in enumerate(names):
+        X[:, j] = data[name]
+    raw = data[attributes[t]]
+    if types[t] == "nominal":
+        labels = np.array([v.decode("utf-8") if isinstance(v, bytes) else str(v) for v in raw])
+        labels = np.where(labels == "?", "", labels)
+    else:
+        labels = np.asarray(raw)
+    return X, labels, names
+
+
+def _read_mat(path):
+    from scipy import sparse
+    from scipy.io import loadmat
+
+    try:
+        content = loadmat(str(path))
+    except (ValueError, NotImplementedError, TypeError) as error:
+        raise ValueError(f"cannot read MATLAB file {path}: {error}") from error
+    variables = sorted(k for k in content if not k.startswith("__"))
+    label_key = "Y" if "Y" in content else ("y" if "y" in content else None)
+    if "X" not in content or label_key is None:
+        raise ValueError(
+            f".mat file {path} must hold variables 'X' and 'Y' (or 'y'); found {variables}"
+        )
+    X = content["X"]
+    if sparse.issparse(X):
+        X = X.toarray()
+    X = np.asarray(X)
+    if X.ndim != 2:
+        raise ValueError(f"'X' in {path} must be 2-D, got shape {X.shape}")
+    if not (np.issubdtype(X.dtype, np.number) or X.dtype == bool):
+        raise ValueError(f"feature matrix 'X' of {path} is not numeric (dtype {X.dtype})")
+    Y = content[label_key]
+    if sparse.issparse(Y):
+        Y = Y.toarray()
+    Y = np.asarray(Y)
+    if Y.ndim == 2 and 1 in Y.shape:
+        Y = Y.ravel()
+    if Y.ndim != 1 or Y.shape[0] != X.shape[0]:
+        raise ValueError(
+            f"'{label_key}' in {path} must have {X.shape[0]} labels, shaped (n,), (n, 1) or "
+            f"(1, n), to match 'X' {X.shape}; got shape {Y.shape}"
+        )
+    if Y.dtype.kind == "U":
+        Y = np.char.strip(Y)
+    names = [f"f{j}" for j in range(X.shape[1])]
+    return X.astype(np.float64), Y, names
+
+
+# ----------------------------------------------------------------------------------------------
+# validation and assembly
+# ----------------------------------------------------------------------------------------------
+
+def _short_list(items):
+    items = list(items)
+    if len(items) <= _MAX_LISTED:
+        return ", ".join(map(str, items))
+    return ", ".join(map(str, items[:_MAX_LISTED])) + f", ... ({len(items) - _MAX_LISTED} more)"
+
+
+def _normalise_labels(labels):
+    """Labels as a 1-D array: integral numbers -> int64, other numbers -> float64, else str."""
+    labels = np.asarray(labels)
+    if labels.dtype.kind in "US":
+        try:
+            numeric = labels.astype(np.float64)
+        except ValueError:
+            return labels.astype(str)
+    elif labels.dtype.kind in "biuf":
+        numeric = labels.astype(np.float64)
+    else:
+        return labels.astype(str)
+    if not np.all(np.isfinite(numeric)):
+        return labels.astype(str)
+    if np.all(numeric == np.round(numeric)) and np.all(np.abs(numeric) < 2**53):
+        return numeric.astype(np.int64)
+    return numeric
+
+
+def _check_features(X, names, source):
+    nan = np.isnan(X)
+    inf = np.isinf(X)
+    problems = []
+    for mask, what in ((nan, "NaN (missing)"), (inf, "infinite")):
+        count = int(mask.sum())
+        if count:
+            columns = [names[j] for j in np.flatnonzero(mask.any(axis=0))]
+            problems.append(f"{count} {what} value(s) in column(s) {_short_list(columns)}")
+    if problems:
+        raise ValueError(
+            f"features of {source} hold " + " and ".join(problems)
+            + "; missing values are not imputed: impute or drop them before loading"
+        )
+
+
+def _make_dataset(X, labels, names, name, citation, source):
+    if X.shape[0] == 0:
+        raise ValueError(f"no data rows in {source}")
+    if X.shape[1] == 0:
+        raise ValueError(f"no feature column in {source}")
+    _check_features(X, names, source)
+    labels = np.asarray(labels)
+    if labels.dtype.kind in "US" or labels.dtype.kind == "f":
+        missing = np.flatnonzero(labels == "" if labels.dtype.kind in "US" else np.isnan(labels))
+        if missing.size:
+            raise ValueError(
+                f"{missing.size} missing class label(s) in {source} (rows "
+                f"{_short_list(missing.tolist())}, counted from 0)"
+            )
+    classes, y = np.unique(_normalise_labels(labels), return_inverse=True)
+    if classes.shape[0] < 2:
+        raise ValueError(
+            f"{source} has {classes.shape[0]} class (label {classes.tolist()}); "
+            "at least 2 classes are needed"
+        )
+    return Dataset(X=X, y=y.reshape(-1), classes=classes, feature_names=names, name=name,
+                   citation=citation)

@@ -1,0 +1,170 @@
+"""Stratified hold-out splits and min-max scaling fitted on the training part only.
+
+Both steps delegate to scikit-learn (:func:`sklearn.model_selection.train_test_split` and
+:class:`sklearn.preprocessing.MinMaxScaler`); this module fixes the project's defaults
+(stratified, seeded, 30 % test, scaling fitted on training data) and checks the inputs.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import NamedTuple, Optional
+
+import numpy as np
+from sklearn.model_selection import train_test_split as _sk_train_test_split
+from sklearn.preprocessing import MinMaxScaler
+
+from .loading import Dataset
+
+__all__ = ["Split", "train_test_split", "min_max_scale"]
+
+
+class Split(NamedTuple):
+    """A hold-out split, as returned by :func:`train_test_split`.
+
+    A named tuple: unpack it as ``X_train, X_test, y_train, y_test, scaler = split``.
+
+    Attributes
+    ----------
+    X_train : ndarray of shape (n_train, n_features), dtype float64
+        Training features (scaled when the split was made with ``scale=True``).
+    X_test : ndarray of shape (n_test, n_features), dtype float64
+        Hold-out test features, transformed by the scaler fitted on ``X_train``.
+    y_train : ndarray of shape (n_train,)
+        Training labels.
+    y_test : ndarray of shape (n_test,)
+        Test labels.
+    scaler : sklearn.preprocessing.MinMaxScaler or None
+        The scaler fitted on the raw training features, or None when ``scale=False``.
+    """
+
+    X_train: np.ndarray
+    X_test: np.ndarray
+    y_train: np.ndarray
+    y_test: np.ndarray
+    scaler: Optional[MinMaxScaler]
+
+
+def train_test_split(dataset_or_X, y=None, test_size=0.3, random_state=0, scale=True) -> Split:
+    """Stratified, seeded hold-out split, optionally min-max scaled on the training part.
+
+    Parameters
+    ----------
+    dataset_or_X : Dataset or array-like of shape (n_samples, n_features)
+        The data: a :class:`~pymoo_fs.datasets.Dataset` (then ``y`` must be None and its
+        integer codes ``dataset.y`` are used), or a numeric feature matrix.
+    y : array-like of shape (n_samples,), optional
+        Class labels, required when ``dataset_or_X`` is an array; kept as given.
+    test_size : float, default=0.3
+        Fraction of the samples put in the test part, strictly between 0 and 1.
+    random_state : int, numpy.random.RandomState or None, default=0
+        Seed of the shuffle, passed to :func:`sklearn.model_selection.train_test_split`. The
+        same value gives the same split.
+    scale : bool, default=True
+        If True, fit :class:`~sklearn.preprocessing.MinMaxScaler` on the training features
+        and apply it to both parts.
+
+    Returns
+    -------
+    split : Split
+        ``(X_train, X_test, y_train, y_test, scaler)``; features float64 and C-contiguous.
+
+    Raises
+    ------
+    ValueError
+        - ``test_size`` is not a number strictly between 0 and 1;
+        - a Dataset is given together with ``y``, or an array without ``y``;
+        - ``X`` is not 2-D or ``y`` does not have one label per row;
+        - a class has too few samples to be stratified (raised by scikit-learn).
+
+    Notes
+    -----
+    The split is stratified (``stratify=y``): each class keeps its proportion in both parts,
+    up to rounding. The scaler sees the training part only, so scaled training features lie
+    in [0, 1] while test features may fall outside it; constant training columns map to 0.
+
+    Examples
+    --------
+    >>> from pymoo_fs.datasets import load_dataset, train_test_split
+    >>> split = train_test_split(load_dataset("sonar"), test_size=0.3, random_state=0)
+    >>> split.X_train.shape, split.X_test.shape
+    ((145, 60), (63, 60))
+    >>> round(float(split.X_train.min()), 9), round(float(split.X_train.max()), 9)
+    (0.0, 1.0)
+    """
+    _check_test_size(test_size)
+    if isinstance(dataset_or_X, Dataset):
+        if y is not None:
+            raise ValueError("y must be None when a Dataset is given (its labels are used)")
+        X, y = dataset_or_X.X, dataset_or_X.y
+    else:
+        if y is None:
+            raise ValueError("y is required when dataset_or_X is an array, not a Dataset")
+        X = np.asarray(dataset_or_X, dtype=np.float64)
+        y = np.asarray(y)
+        if X.ndim != 2:
+            raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
+        if y.ndim != 1 or y.shape[0] != X.shape[0]:
+            raise ValueError(f"y must have shape ({X.shape[0]},) to match X, got {y.shape}")
+    X_train, X_test, y_train, y_test = _sk_train_test_split(
+        X, y, test_size=test_size, random_state=random_state, stratify=y
+    )
+    scaler = None
+    if scale:
+        scaler = MinMaxScaler().fit(X_train)
+        X_train, X_test = scaler.transform(X_train), scaler.transform(X_test)
+    return Split(
+        np.ascontiguousarray(X_train, dtype=np.float64),
+        np.ascontiguousarray(X_test, dtype=np.float64),
+        np.asarray(y_train),
+        np.asarray(y_test),
+        scaler,
+    )
+
+
+def min_max_scale(X_train, X_test=None):
+    """Scale features to [0, 1] with a min-max scaler fitted on ``X_train`` only.
+
+    Parameters
+    ----------
+    X_train : array-like of shape (n_train, n_features)
+        Training features; their column minima and maxima define the scaling.
+    X_test : array-like of shape (n_test, n_features), optional
+        Other features transformed with the same scaling. Default None.
+
+    Returns
+    -------
+    X_train_scaled : ndarray of shape (n_train, n_features), dtype float64
+        Scaled training features, in [0, 1] (constant columns become 0).
+    X_test_scaled : ndarray of shape (n_test, n_features), dtype float64
+        Returned only when ``X_test`` is given (then the result is a tuple
+        ``(X_train_scaled, X_test_scaled)``); its values may fall outside [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If an input is not 2-D numeric, or ``X_test`` has a different number of columns
+        (raised by scikit-learn).
+
+    Examples
+    --------
+    >>> from pymoo_fs.datasets import load_dataset, min_max_scale
+    >>> X = load_dataset("sonar").X
+    >>> X_train, X_test = min_max_scale(X[:150], X[150:])
+    >>> round(float(X_train.min()), 9), round(float(X_train.max()), 9)
+    (0.0, 1.0)
+    """
+    scaler = MinMaxScaler().fit(np.asarray(X_train, dtype=np.float64))
+    X_train_scaled = np.ascontiguousarray(scaler.transform(np.asarray(X_train, np.float64)))
+    if X_test is None:
+        return X_train_scaled
+    X_test_scaled = np.ascontiguousarray(scaler.transform(np.asarray(X_test, np.float64)))
+    return X_train_scaled, X_test_scaled
+
+
+def _check_test_size(test_size):
+    if (isinstance(test_size, bool) or not isinstance(test_size, numbers.Real)
+            or not 0.0 < float(test_size) < 1.0):
+        raise ValueError(
+            f"test_size must be a float strictly between 0 and 1, got {test_size!r}"
+        )

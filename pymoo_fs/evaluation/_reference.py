@@ -1,0 +1,163 @@
+"""Plain-numpy reference kernels of the KNN wrapper evaluator.
+
+These functions define the semantics that every faster backend must reproduce: for one feature
+mask they build one squared-distance matrix over all samples, answer every fold from it and flag
+the rows whose neighbour set cannot be certified against scikit-learn's own floating-point
+computation (see :func:`band_flags`). They are kept as the readable, independently testable
+specification and as the ``backend="numpy"`` fallback.
+"""
+
+import numpy as np
+
+#: unit roundoff of float64
+_U64 = np.finfo(np.float64).eps / 2
+#: safety factor on the rounding-error bound; the bound is tiny next to real distance gaps
+_SAFETY = 4.0
+
+
+def rounding_bound(n_selected, norm_a, norm_b, max_a, max_b):
+    """Bound on the difference between two computations of the same squared distance.
+
+    Parameters
+    ----------
+    n_selected : int
+        Number of selected features (the length of the dot products).
+    norm_a : ndarray of float64, shape (r,)
+        Euclidean norms of the query rows as scikit-learn sees them (uncentred).
+    norm_b : ndarray of float64, shape (r,)
+        Euclidean norms of the query rows as our computation sees them (centred).
+    max_a, max_b : float
+        The largest uncentred and centred norms among the candidate neighbours.
+
+    Returns
+    -------
+    E : ndarray of float64, shape (r,)
+        For query row ``i``: an upper bound of ``|d_ours(i, j) - d_sklearn(i, j)|`` for every
+        candidate ``j``.
+
+    Notes
+    -----
+    A dot product of length ``m`` computed in floating point has an error of at most
+    ``gamma_m |a| |b|`` with ``gamma_m = m u / (1 - m u)`` (Higham, *Accuracy and Stability of
+    Numerical Algorithms*, 2nd ed., Eq. 3.5). ``|a|^2 + |b|^2 - 2 a.b`` therefore errs by at
+    most ``gamma_{m+2} (|a| + |b|)^2``, which also bounds the direct sum of squared differences
+    (kd-tree) since ``|a - b|^2 <= (|a| + |b|)^2``. The bound of our (centred) computation and
+    the bound of scikit-learn's (uncentred) one are added, and a safety factor covers the
+    rounding of the centring itself.
+    """
+    m = n_selected + 2
+    gamma = m * _U64 / (1.0 - m * _U64)
+    return _SAFETY * gamma * ((norm_a + max_a) ** 2 + (norm_b + max_b) ** 2)
+
+
+def squared_distances(Xs, Qs=None):
+    """Squared Euclidean distances via the Gram matrix, with their rounding bound.
+
+    Parameters
+    ----------
+    Xs : ndarray of float64, shape (n, m)
+        The selected columns of the reference samples (the candidates).
+    Qs : ndarray of float64, shape (r, m), optional
+        The selected columns of the query rows; default: ``Xs`` itself (all pairs).
+
+    Returns
+    -------
+    D : ndarray of float64, shape (r, n)
+        ``D[i, j] = |q_i - x_j|^2`` computed as ``|c_i|^2 + |c_j|^2 - 2 c_i.c_j`` on data centred
+        by the column means of ``Xs`` (centring reduces cancellation), clipped at 0.
+    E : ndarray of float64, shape (r,)
+        Per-row bound of the difference to scikit-learn's computation (:func:`rounding_bound`).
+    """
+    mu = Xs.mean(axis=0)
+    C = Xs - mu
+    sq = np.einsum("ij,ij->i", C, C)
+    raw = np.sqrt(np.einsum("ij,ij->i", Xs, Xs))
+    if Qs is None:
+        CQ, sq_q, raw_q = C, sq, raw
+    else:
+        CQ = Qs - mu
+        sq_q = np.einsum("ij,ij->i", CQ, CQ)
+        raw_q = np.sqrt(np.einsum("ij,ij->i", Qs, Qs))
+    D = sq_q[:, None] + sq[None, :] - 2.0 * (CQ @ C.T)
+    np.maximum(D, 0.0, out=D)
+    E = rounding_bound(Xs.shape[1], raw_q, np.sqrt(sq_q), raw.max(), np.sqrt(sq.max()))
+    return D, E
+
+
+def knn_predict_rows(D_rows, E_rows, candidates, y_train, k, n_classes):
+    """KNN predictions for query rows from their distances to all samples.
+
+    Parameters
+    ----------
+    D_rows : ndarray of float64, shape (r, n)
+        Squared distances of the query rows to the n samples.
+    E_rows : ndarray of float64, shape (r,)
+        Rounding bound of each row (:func:`rounding_bound`).
+    candidates : ndarray of bool, shape (r, n)
+        ``candidates[q, j]`` is True when sample ``j`` may be a neighbour of query ``q`` (it is in
+        the training part of the query's fold).
+    y_train : ndarray of int64, shape (n,)
+        Encoded labels ``0 .. n_classes - 1`` of the samples.
+    k : int
+        Number of neighbours.
+    n_classes : int
+        Number of classes.
+
+    Returns
+    -------
+    pred : ndarray of int64, shape (r,)
+        Majority vote of the k nearest candidates; equal distances go to the lower sample index
+        and equal votes to the smaller label (scikit-learn's rules).
+    ambiguous : ndarray of bool, shape (r,)
+        Rows whose vote could differ from scikit-learn's under rounding (:func:`band_flags`).
+    """
+    Dm = np.where(candidates, D_rows, np.inf)
+    order = np.argsort(Dm, axis=1, kind="stable")
+    nearest = order[:, :k]
+    votes = np.zeros((Dm.shape[0], n_classes), dtype=np.int64)
+    rows = np.repeat(np.arange(Dm.shape[0]), k)
+    np.add.at(votes, (rows, y_train[nearest].ravel()), 1)
+    pred = votes.argmax(axis=1)
+    kth = np.take_along_axis(Dm, order[:, k - 1 : k], axis=1)[:, 0]
+    ambiguous = band_flags(Dm, kth, E_rows, y_train, k)
+    return pred, ambiguous
+
+
+def band_flags(Dm, kth, E_rows, y_train, k):
+    """Flag rows whose k-nearest-neighbour vote is not certified.
+
+    Parameters
+    ----------
+    Dm : ndarray of float64, shape (r, n)
+        Distances of each query row to its candidates (+inf for non-candidates).
+    kth : ndarray of float64, shape (r,)
+        The k-th smallest value of each row.
+    E_rows : ndarray of float64, shape (r,)
+        Per-row bound of the difference between our distances and scikit-learn's.
+    y_train : ndarray of int64, shape (n,)
+        Encoded labels of the samples.
+    k : int
+        Number of neighbours.
+
+    Returns
+    -------
+    ambiguous : ndarray of bool, shape (r,)
+
+    Notes
+    -----
+    Let ``t`` be our k-th smallest distance and ``E`` the bound. A candidate closer than
+    ``t - 2E`` is among scikit-learn's k nearest whatever its rounding and tie order; one
+    farther than ``t + 2E`` is not. Both neighbour sets are therefore "the sure ones plus some
+    members of the band ``[t - 2E, t + 2E]``", and their votes agree when the band holds no
+    candidate outside our k nearest, or when all band members share one label. Otherwise the row
+    is ambiguous and its prediction is taken from scikit-learn itself.
+    """
+    lo = (kth - 2.0 * E_rows)[:, None]
+    hi = (kth + 2.0 * E_rows)[:, None]
+    in_band = (Dm >= lo) & (Dm <= hi)
+    n_upto_hi = np.count_nonzero(Dm <= hi, axis=1)
+    straddles = n_upto_hi > k
+    ambiguous = np.zeros(Dm.shape[0], dtype=bool)
+    for q in np.flatnonzero(straddles):
+        ambiguous[q] = np.unique(y_train[in_band[q]]).size > 1
+    return ambiguous
