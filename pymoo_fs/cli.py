@@ -2,6 +2,7 @@
 
 import argparse
 import sys
+from pathlib import Path
 
 from pymoo_fs import __version__
 
@@ -74,6 +75,9 @@ def main(argv=None):
     folds = args.folds if args.folds == "loo" else _int_or_none(args.folds)
     if folds is None:
         parser.error(f"argument --folds: expected an int or 'loo', got {args.folds!r}")
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        parser.error(f"argument --out: {str(out)!r} exists and is not a directory")
     algorithms = [a for a in args.algorithms.split(",") if a.strip()]
     try:
         setup = prepare(
@@ -88,7 +92,10 @@ def main(argv=None):
         comparison = run(setup, progress=ConsoleProgress())
     except KeyboardInterrupt:
         parser.exit(130, "\npymoo-fs compare: interrupted; nothing written\n")
-    paths = write_results(comparison, args.out)
+    try:
+        paths = write_results(comparison, out)
+    except OSError as exc:
+        parser.exit(1, f"pymoo-fs compare: error: cannot write results to {str(out)!r}: {exc}\n")
     print(format_table(comparison))
     print(f"\nwrote {paths['results']}, {paths['fronts']} and {paths['figure']}")
     return 0

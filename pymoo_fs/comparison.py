@@ -256,10 +256,11 @@ def compare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=
 
 
 def _one_run(problem, name, run, pop_size, generations, seed, progress):
-    callback = _GenerationCallback(progress, name, run, generations) if progress else None
+    # pymoo calls algorithm.callback unconditionally: pass one only when there is one
+    extra = {"callback": _GenerationCallback(progress, name, run, generations)} if progress else {}
     start = time.perf_counter()
     res = minimize(problem, make_algorithm(name, pop_size=pop_size), ("n_gen", generations),
-                   seed=seed + run, callback=callback, copy_algorithm=False)
+                   seed=seed + run, copy_algorithm=False, **extra)
     seconds = time.perf_counter() - start
     masks = np.atleast_2d(np.asarray(res.X, dtype=bool))
     F_train = np.atleast_2d(res.F)

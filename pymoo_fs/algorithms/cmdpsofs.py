@@ -6,7 +6,8 @@ from pymoo.core.population import Population
 from pymoo.util.display.multi import MultiObjectiveOutput
 
 from pymoo_fs.algorithms import archive, swarm
-from pymoo_fs.algorithms.validation import check_choice, check_coefficient, check_positive_int
+from pymoo_fs.algorithms.validation import (check_choice, check_coefficient, check_positive_int,
+                                            check_unit_interval)
 
 _PBEST_RULES = ("not_dominated", "dominates", "random_if_nd")
 _GROUPS = ("random", "modulo")
@@ -102,9 +103,15 @@ class CMDPSOFS(Algorithm):
     7. personal bests are updated by ``pbest_rule``.
 
     Initial positions are ``U[0, 1]^D`` and initial velocities 0 [A]. Generation 1 evaluates
-    the initial swarm, so ``n_gen = G`` costs ``pop_size * G`` evaluations. Offering the swarm
-    (rather than only the leaders) to a plain-dominance archive gives the same archive: the
-    non-dominated set of everything evaluated.
+    the initial swarm, so ``n_gen = G`` costs ``pop_size * G`` evaluations.
+
+    Step 6 follows jMetal's OMOPSO, which offers the final archive every solution the leader
+    set accepted, before the leader set is truncated. Under plain dominance that archive is the
+    non-dominated set of everything evaluated (a solution no earlier one dominates is always
+    accepted by the leader set), which is what offering the whole swarm yields. The
+    CMDPSOFS-II text can be read as offering only the members left after truncation; that
+    archive can miss non-dominated solutions truncated in the iteration they were found.
+    Members with equal objective vectors are kept once (the first found), as in jMetal.
 
     References
     ----------
@@ -139,14 +146,11 @@ class CMDPSOFS(Algorithm):
         self.w = check_coefficient("w", w)
         self.c1 = check_coefficient("c1", c1)
         self.c2 = check_coefficient("c2", c2)
-        self.vmax = check_coefficient("vmax", vmax, positive=True)
-        if not 0.0 <= threshold <= 1.0:
-            raise ValueError(f"threshold must be in [0, 1], got {threshold!r}")
-        self.threshold = float(threshold)
-        if mutation_rate is not None and not 0.0 <= mutation_rate <= 1.0:
-            raise ValueError(f"mutation_rate must be in [0, 1], got {mutation_rate!r}")
-        self.mutation_rate = mutation_rate
-        self.perturbation = check_coefficient("perturbation", perturbation)
+        self.vmax = check_coefficient("vmax", vmax, positive=True, allow_range=False)
+        self.threshold = check_unit_interval("threshold", threshold)
+        self.mutation_rate = (None if mutation_rate is None
+                              else check_unit_interval("mutation_rate", mutation_rate))
+        self.perturbation = check_coefficient("perturbation", perturbation, allow_range=False)
         self.max_iterations = (
             None if max_iterations is None else check_positive_int("max_iterations",
                                                                    max_iterations)

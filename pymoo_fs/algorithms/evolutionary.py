@@ -1,19 +1,20 @@
 """pymoo's NSGA-II and SPEA2 configured for feature selection as seed 003 ran them."""
 
-from pymoo.algorithms.moo.nsga2 import NSGA2
-from pymoo.algorithms.moo.spea2 import SPEA2
+from pymoo.algorithms.moo.nsga2 import NSGA2, binary_tournament
+from pymoo.algorithms.moo.spea2 import SPEA2, SPEA2Survival, spea_binary_tournament
 from pymoo.operators.crossover.pntx import SinglePointCrossover
 from pymoo.operators.mutation.bitflip import BitflipMutation
 from pymoo.operators.sampling.rnd import BinaryRandomSampling
+from pymoo.operators.selection.tournament import TournamentSelection
+from pymoo.operators.survival.rank_and_crowding import RankAndCrowding
 
-from pymoo_fs.algorithms.validation import check_positive_int
+from pymoo_fs.algorithms.validation import check_positive_int, check_unit_interval
 
 
 def _operators(crossover_prob, mutation_rate):
-    if not 0.0 <= crossover_prob <= 1.0:
-        raise ValueError(f"crossover_prob must be in [0, 1], got {crossover_prob!r}")
-    if mutation_rate is not None and not 0.0 < mutation_rate <= 1.0:
-        raise ValueError(f"mutation_rate must be in (0, 1], got {mutation_rate!r}")
+    crossover_prob = check_unit_interval("crossover_prob", crossover_prob)
+    if mutation_rate is not None:
+        mutation_rate = check_unit_interval("mutation_rate", mutation_rate, low_open=True)
     return dict(
         sampling=BinaryRandomSampling(),
         crossover=SinglePointCrossover(prob=crossover_prob),
@@ -65,6 +66,9 @@ def configure_nsga2(pop_size=30, crossover_prob=0.9, mutation_rate=None,
     30
     """
     pop_size = check_positive_int("pop_size", pop_size)
+    # fresh operators: pymoo's defaults are objects shared by every instance
+    kwargs.setdefault("selection", TournamentSelection(func_comp=binary_tournament))
+    kwargs.setdefault("survival", RankAndCrowding())
     return NSGA2(pop_size=pop_size, eliminate_duplicates=eliminate_duplicates,
                  **_operators(crossover_prob, mutation_rate), **kwargs)
 
@@ -108,5 +112,9 @@ def configure_spea2(pop_size=30, crossover_prob=0.9, mutation_rate=None,
     20
     """
     pop_size = check_positive_int("pop_size", pop_size)
+    # fresh operators: pymoo's default SPEA2Survival is one object shared by every instance,
+    # and it keeps normalisation bounds from run to run (same seed, different front)
+    kwargs.setdefault("selection", TournamentSelection(spea_binary_tournament))
+    kwargs.setdefault("survival", SPEA2Survival(normalize=True))
     return SPEA2(pop_size=pop_size, eliminate_duplicates=eliminate_duplicates,
                  **_operators(crossover_prob, mutation_rate), **kwargs)

@@ -6,7 +6,8 @@ from pymoo.core.population import Population
 from pymoo.util.display.single import SingleObjectiveOutput
 
 from pymoo_fs.algorithms import swarm
-from pymoo_fs.algorithms.validation import check_coefficient, check_choice, check_positive_int
+from pymoo_fs.algorithms.validation import (check_choice, check_coefficient, check_positive_int,
+                                            check_unit_interval)
 
 _PBEST_RULES = ("better", "better_or_fewer")
 _INITIAL_VELOCITY = ("zero", "uniform")
@@ -99,10 +100,8 @@ class PSO(Algorithm):
         self.w = check_coefficient("w", w)
         self.c1 = check_coefficient("c1", c1)
         self.c2 = check_coefficient("c2", c2)
-        self.vmax = check_coefficient("vmax", vmax, positive=True)
-        if not 0.0 <= threshold <= 1.0:
-            raise ValueError(f"threshold must be in [0, 1], got {threshold!r}")
-        self.threshold = float(threshold)
+        self.vmax = check_coefficient("vmax", vmax, positive=True, allow_range=False)
+        self.threshold = check_unit_interval("threshold", threshold)
         self.inclusive_threshold = bool(inclusive_threshold)
         self.pbest_rule = check_choice("pbest_rule", pbest_rule, _PBEST_RULES)
         self.initial_velocity = check_choice("initial_velocity", initial_velocity,

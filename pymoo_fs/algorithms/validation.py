@@ -1,5 +1,6 @@
 """Cheap parameter checks for algorithm constructors (ValueError naming the parameter)."""
 
+import math
 import numbers
 
 
@@ -10,12 +11,14 @@ def check_positive_int(name, value):
     return int(value)
 
 
-def check_coefficient(name, value, positive=False):
+def check_coefficient(name, value, positive=False, allow_range=True):
     """Return a float, or a ``(low, high)`` tuple of floats with ``low <= high``.
 
-    Raises ValueError naming ``name`` for anything else, for negative values, and for zero when
-    ``positive``.
+    Raises ValueError naming ``name`` for anything else (NaN included), for negative values,
+    for zero when ``positive``, and for a pair when not ``allow_range``.
     """
+    if not allow_range and not _is_real(value):
+        raise ValueError(f"{name} must be a number, got {value!r}")
     if isinstance(value, (tuple, list)):
         if len(value) != 2 or not all(_is_real(v) for v in value) or value[0] > value[1]:
             raise ValueError(f"{name} must be a number or a (low, high) pair, got {value!r}")
@@ -28,6 +31,17 @@ def check_coefficient(name, value, positive=False):
     return float(value)
 
 
+def check_unit_interval(name, value, low_open=False):
+    """Return ``value`` as float if it is a number in [0, 1] (``(0, 1]`` when ``low_open``).
+
+    Raises ValueError naming ``name`` otherwise (non-numbers and NaN included).
+    """
+    interval = "(0, 1]" if low_open else "[0, 1]"
+    if not _is_real(value) or not 0.0 <= value <= 1.0 or (low_open and value == 0):
+        raise ValueError(f"{name} must be in {interval}, got {value!r}")
+    return float(value)
+
+
 def check_choice(name, value, choices):
     """Return ``value`` if it is one of ``choices``, else raise ValueError listing them."""
     if value not in choices:
@@ -36,7 +50,7 @@ def check_choice(name, value, choices):
 
 
 def _is_real(v):
-    return isinstance(v, numbers.Real) and not isinstance(v, bool)
+    return isinstance(v, numbers.Real) and not isinstance(v, bool) and not math.isnan(v)
 
 
 def _check_sign(name, v, positive):

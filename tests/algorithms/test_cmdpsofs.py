@@ -1,0 +1,442 @@
+"""CMDPSOFS: contracts, the leader set and archive, the mutation groups, rules and errors."""
+
+import copy
+
+import numpy as np
+import pytest
+from pymoo.core.callback import Callback
+from pymoo.core.problem import Problem
+from pymoo.optimize import minimize
+
+from pymoo_fs.algorithms import CMDPSOFS, archive, cmdpsofs
+from pymoo_fs.datasets import load_dataset
+from pymoo_fs.problems import BiObjectiveFeatureSelection, WeightedFeatureSelection
+
+
+class TradeOff(Problem):
+    """Bi-objective masks: (1 - sqrt(share of a fixed weight vector selected), selection ratio).
+
+    Each subset size has its own best error, so the Pareto front has up to D + 1 points: enough
+    to overflow a small leader set.
+    """
+
+    def __init__(self, n_var=30, n_obj=2):
+        super().__init__(n_var=n_var, n_obj=n_obj, xl=0, xu=1, vtype=bool)
+        self.weights = np.random.default_rng(0).random(n_var) + 0.1
+
+    def _evaluate(self, x, out, *args, **kwargs):
+        assert x.dtype == bool
+        gain = x @ self.weights / self.weights.sum()
+        F = np.column_stack([1.0 - np.sqrt(gain), x.mean(axis=1)])
+        out["F"] = F[:, :self.n_obj]
+
+
+class Recorder(Callback):
+    """Every generation: evaluated F, leader-set and archive sizes."""
+
+    def __init__(self):
+        super().__init__()
+        self.F, self.n_leaders, self.n_archive = [], [], []
+
+    def notify(self, algorithm):
+        self.F.append(algorithm.off.get("F").copy())
+        self.n_leaders.append(algorithm.leaders_F_.shape[0])
+        self.n_archive.append(len(algorithm.archive_))
+
+
+class FixedDraws:
+    """A stand-in generator whose ``random`` returns given arrays in turn."""
+
+    def __init__(self, *arrays):
+        self.arrays = [np.asarray(a, dtype=float) for a in arrays]
+
+    def random(self, shape):
+        out = self.arrays.pop(0)
+        assert out.shape == tuple(np.atleast_1d(shape))
+        return out
+
+
+@pytest.fixture(scope="module")
+def sonar_problem():
+    data = load_dataset("sonar")
+    return BiObjectiveFeatureSelection.from_data(data.X[:, :20], data.y, cv=3)
+
+
+def _ask_and_tell(problem, algorithm, termination, seed, before_tell=None):
+    algorithm.setup(problem, termination=termination, seed=seed)
+    while algorithm.has_next():
+        pop = algorithm.ask()
+        algorithm.evaluator.eval(problem, pop)
+        if before_tell is not None:
+            before_tell(algorithm)
+        algorithm.tell(infills=pop)
+    res = algorithm.result()
+    res.algorithm = algorithm
+    return res
+
+
+def _count_truncations(monkeypatch):
+    """Wrap archive.truncate_by_crowding; return the list of (n_in, n_kept) of real removals."""
+    calls = []
+    original = archive.truncate_by_crowding
+
+    def counting(F, capacity):
+        keep = original(F, capacity)
+        if keep.size < F.shape[0]:
+            calls.append((F.shape[0], keep.size))
+        return keep
+
+    monkeypatch.setattr(archive, "truncate_by_crowding", counting)
+    return calls
+
+
+# ------------------------------------------------------------------------------ contracts
+def test_minimize_and_ask_and_tell_agree(sonar_problem):
+    res = minimize(sonar_problem, CMDPSOFS(pop_size=6), ("n_gen", 5), seed=2)
+    res2 = _ask_and_tell(sonar_problem, CMDPSOFS(pop_size=6), ("n_gen", 5), seed=2)
+    np.testing.assert_array_equal(res.X, res2.X)
+    np.testing.assert_array_equal(res.F, res2.F)
+    np.testing.assert_array_equal(res.algorithm.X_, res2.algorithm.X_)
+    np.testing.assert_array_equal(res.algorithm.leaders_F_, res2.algorithm.leaders_F_)
+    assert res.X.dtype == bool and res.X.shape[1] == 20 and res.F.shape[1] == 2
+    assert res2.algorithm.evaluator.n_eval == 30
+
+
+@pytest.mark.parametrize("pop_size,n_gen", [(1, 3), (4, 1), (7, 4)])
+def test_evaluation_count_is_pop_size_times_generations(pop_size, n_gen):
+    res = minimize(TradeOff(12), CMDPSOFS(pop_size=pop_size), ("n_gen", n_gen), seed=0)
+    assert res.algorithm.evaluator.n_eval == pop_size * n_gen
+
+
+def _tracked_run(problem, algorithm, n_gen, seed):
+    """Ask-and-tell run that counts, per particle, the coordinates the mutation moved (those
+    where the position differs from the plain clamped move), and the leader/archive sizes."""
+    algorithm.setup(problem, termination=("n_gen", n_gen), seed=seed)
+    changed = np.zeros(algorithm.pop_size, dtype=np.int64)
+    sizes = []
+    previous = None
+    while algorithm.has_next():
+        pop = algorithm.ask()
+        if previous is not None:
+            plain = np.clip(previous + algorithm.V_, 0.0, 1.0)
+            changed += np.sum(~np.isclose(algorithm.X_, plain, rtol=0, atol=1e-12), axis=1)
+        algorithm.evaluator.eval(problem, pop)
+        algorithm.tell(infills=pop)
+        previous = algorithm.X_.copy()
+        sizes.append((algorithm.leaders_F_.shape[0], len(algorithm.archive_)))
+    res = algorithm.result()
+    res.algorithm = algorithm
+    return res, changed, np.array(sizes)
+
+
+def test_same_seed_identical_with_truncation_and_mutation(monkeypatch):
+    calls = _count_truncations(monkeypatch)
+    problem = TradeOff(30)
+    a, changed, sizes = _tracked_run(problem, CMDPSOFS(pop_size=6, vmax=0.6), 25, seed=7)
+    # the random branches ran: the leader set was truncated while more non-dominated
+    # solutions than places existed ...
+    assert len(calls) > 0 and all(n > kept == 6 for n, kept in calls)
+    assert sizes[:, 0].max() == 6 and sizes[:, 1].max() > 6
+    # ... and both mutations moved coordinates (never those of group 0)
+    groups = a.algorithm.groups_
+    assert np.all(changed[groups == 0] == 0)
+    assert changed[groups == 1].sum() > 0 and changed[groups == 2].sum() > 0
+
+    b, changed_b, _ = _tracked_run(problem, CMDPSOFS(pop_size=6, vmax=0.6), 25, seed=7)
+    np.testing.assert_array_equal(a.X, b.X)
+    np.testing.assert_array_equal(a.F, b.F)
+    np.testing.assert_array_equal(a.algorithm.X_, b.algorithm.X_)
+    np.testing.assert_array_equal(a.algorithm.leaders_X_, b.algorithm.leaders_X_)
+    np.testing.assert_array_equal(changed, changed_b)
+    c = minimize(problem, CMDPSOFS(pop_size=6, vmax=0.6), ("n_gen", 25), seed=7)
+    np.testing.assert_array_equal(a.F, c.F)
+    d = minimize(problem, CMDPSOFS(pop_size=6, vmax=0.6), ("n_gen", 25), seed=8)
+    assert not np.array_equal(a.algorithm.X_, d.algorithm.X_)
+
+
+def test_mutation_changes_only_groups_1_and_2():
+    res, changed, _ = _tracked_run(TradeOff(30), CMDPSOFS(pop_size=9, vmax=0.6), 30, seed=3)
+    groups = res.algorithm.groups_
+    assert np.all(changed[groups == 0] == 0)
+    per_group = [changed[groups == g].sum() for g in (1, 2)]
+    # expected about 29 moves x 3 particles x 30 coordinates x 1/30 = 87 per group (fewer for
+    # the non-uniform one, which cannot move a coordinate already at the bound it heads to)
+    assert all(20 < n < 200 for n in per_group), per_group
+
+
+def test_mutation_rate_zero_and_one():
+    problem = TradeOff(10)
+    for rate in (0.0, 1.0):
+        alg = CMDPSOFS(pop_size=6, mutation_rate=rate, mutation_groups="modulo", vmax=0.3)
+        alg.setup(problem, termination=("n_gen", 3), seed=0)
+        pop = alg.ask()
+        alg.evaluator.eval(problem, pop)
+        alg.tell(infills=pop)
+        previous = alg.X_.copy()
+        alg.ask()
+        plain = np.clip(previous + alg.V_, 0.0, 1.0)
+        same = np.isclose(alg.X_, plain, rtol=0, atol=1e-12)
+        assert np.all(same[alg.groups_ == 0])
+        if rate == 0.0:
+            assert np.all(same)
+        else:  # uniform resampling moves every coordinate of group 1
+            assert not np.any(same[alg.groups_ == 1])
+
+
+@pytest.mark.parametrize("uniform", ["resample", "perturb"])
+def test_uniform_mutation_variants(uniform):
+    problem = TradeOff(8)
+    alg = CMDPSOFS(pop_size=3, mutation_rate=1.0, mutation_groups="modulo", vmax=0.2,
+                   uniform_mutation=uniform)
+    alg.setup(problem, termination=("n_gen", 3), seed=5)
+    pop = alg.ask()
+    alg.evaluator.eval(problem, pop)
+    alg.tell(infills=pop)
+    previous = alg.X_.copy()
+    alg.ask()
+    plain = np.clip(previous + alg.V_, 0.0, 1.0)[1]
+    step = alg.X_[1] - plain
+    assert np.all((alg.X_[1] >= 0) & (alg.X_[1] <= 1))
+    if uniform == "perturb":
+        assert np.all(np.abs(step) <= 0.25 + 1e-12)
+    assert np.any(step != 0)
+
+
+# ------------------------------------------------------------------ leader set and archive
+def test_archive_is_the_nondominated_set_of_everything_evaluated():
+    rec = Recorder()
+    problem = TradeOff(16)
+    res = minimize(problem, CMDPSOFS(pop_size=5), ("n_gen", 20), seed=1, callback=rec)
+    A, X = res.F, res.X
+    assert X.dtype == bool and X.shape == (A.shape[0], 16)
+    np.testing.assert_allclose(problem.evaluate(X), A, rtol=0, atol=1e-12)
+    assert np.unique(A, axis=0).shape[0] == A.shape[0]
+    for i in range(A.shape[0]):
+        others = np.delete(A, i, axis=0)
+        assert not np.any(archive.dominates(others, np.repeat(A[i:i + 1], len(others), 0)))
+    evaluated = np.vstack(rec.F)
+    assert evaluated.shape[0] == res.algorithm.evaluator.n_eval == 100
+    for f in evaluated:
+        assert np.any(np.all(A <= f, axis=1)), f
+    # larger than the capped leader set on this problem
+    assert A.shape[0] > 5
+
+
+def test_leader_set_never_exceeds_pop_size_and_is_nondominated():
+    rec = Recorder()
+    leaders = []
+
+    class Leaders(Callback):
+        def notify(self, algorithm):
+            rec.notify(algorithm)
+            leaders.append(algorithm.leaders_F_.copy())
+
+    minimize(TradeOff(20), CMDPSOFS(pop_size=4), ("n_gen", 15), seed=0, callback=Leaders())
+    assert max(rec.n_leaders) <= 4
+    assert rec.n_leaders[-1] == 4
+    for L in leaders:
+        np.testing.assert_array_equal(archive.nondominated_union(L), np.arange(len(L)))
+
+
+@pytest.mark.parametrize("pop_size", [1, 2, 3, 4, 5, 8, 10, 31])
+@pytest.mark.parametrize("mode", ["random", "modulo"])
+def test_mutation_groups_have_sizes_within_one(pop_size, mode):
+    alg = CMDPSOFS(pop_size=pop_size, mutation_groups=mode)
+    alg.setup(TradeOff(6), termination=("n_gen", 2), seed=pop_size)
+    alg.ask()
+    sizes = np.bincount(alg.groups_, minlength=3)
+    assert sizes.sum() == pop_size and sizes.max() - sizes.min() <= 1
+    if mode == "modulo":
+        np.testing.assert_array_equal(alg.groups_, np.arange(pop_size) % 3)
+
+
+def test_random_mutation_groups_depend_on_seed():
+    groups = []
+    for seed in (0, 1):
+        alg = CMDPSOFS(pop_size=30)
+        alg.setup(TradeOff(6), termination=("n_gen", 2), seed=seed)
+        alg.ask()
+        groups.append(alg.groups_.copy())
+    assert not np.array_equal(groups[0], groups[1])
+    assert not np.array_equal(groups[0], np.arange(30) % 3)
+
+
+# -------------------------------------------------------------------------- mutation maths
+def test_non_uniform_mutation_with_fixed_draws():
+    x = np.array([0.2, 0.8, 0.5])
+    r = np.array([0.25, 0.64, 0.81])
+    coin = np.array([0.1, 0.9, 0.3])  # < 0.5: up
+    # progress 0.5, b = 1: exponent 0.5, r ** 0.5 = (0.5, 0.8, 0.9), shrink = (0.5, 0.2, 0.1)
+    out = cmdpsofs.non_uniform_mutation(x, 0.5, 1.0, FixedDraws(r, coin))
+    np.testing.assert_allclose(out, [0.2 + 0.8 * 0.5, 0.8 - 0.8 * 0.2, 0.5 + 0.5 * 0.1])
+    # progress 0, b = 0.5: exponent 1, shrink = 1 - r
+    out = cmdpsofs.non_uniform_mutation(x, 0.0, 0.5, FixedDraws(r, coin))
+    np.testing.assert_allclose(out, [0.2 + 0.8 * 0.75, 0.8 - 0.8 * 0.36, 0.5 + 0.5 * 0.19])
+
+
+def test_non_uniform_mutation_step_shrinks_to_zero():
+    rng = np.random.default_rng(0)
+    x = rng.random(200)
+    steps = []
+    for progress in (0.0, 0.3, 0.6, 0.9, 0.99, 1.0):
+        out = cmdpsofs.non_uniform_mutation(x, progress, 0.5, np.random.default_rng(1))
+        assert np.all((out >= 0) & (out <= 1))
+        steps.append(np.abs(out - x))
+    steps = np.array(steps)
+    assert np.all(np.diff(steps, axis=0) <= 1e-15)  # same draws: each step shrinks
+    assert steps[0].mean() > 0.1
+    np.testing.assert_array_equal(steps[-1], 0.0)
+
+
+@pytest.mark.parametrize("max_iterations,expected", [(None, [0, 0.25, 0.5, 0.75]),
+                                                     (8, [0, 0.125, 0.25, 0.375])])
+def test_progress_of_the_non_uniform_mutation(monkeypatch, max_iterations, expected):
+    seen = []
+    original = cmdpsofs.non_uniform_mutation
+
+    def spy(x, progress, b, random_state):
+        seen.append(progress)
+        return original(x, progress, b, random_state)
+
+    monkeypatch.setattr(cmdpsofs, "non_uniform_mutation", spy)
+    res = minimize(TradeOff(6), CMDPSOFS(pop_size=3, max_iterations=max_iterations),
+                   ("n_gen", 5), seed=0)
+    assert res.algorithm.T_ == (4 if max_iterations is None else max_iterations)
+    np.testing.assert_allclose(seen, expected)
+
+
+# ----------------------------------------------------------------------------- pbest rules
+@pytest.mark.parametrize("rule", ["not_dominated", "dominates", "random_if_nd"])
+def test_pbest_rules_on_a_crafted_generation(rule):
+    alg = CMDPSOFS(pop_size=6, pbest_rule=rule)
+    alg.setup(TradeOff(6), termination=("n_gen", 5), seed=2)
+    pop = alg.ask()
+    pop.set("F", np.full((6, 2), 0.5))
+    alg.tell(infills=pop)
+    old_X = alg.pbest_X_.copy()
+    pop = alg.ask()
+    # dominates, dominated, non-dominated (x2), equal, weakly dominated
+    F = np.array([[0.4, 0.4], [0.6, 0.6], [0.4, 0.6], [0.6, 0.4], [0.5, 0.5], [0.5, 0.6]])
+    pop.set("F", F)
+    coin = copy.deepcopy(alg.random_state).random(6) < 0.5
+    # this seed exercises both outcomes among the non-dominated, and heads for the dominated
+    assert coin[2:5].any() and not coin[2:5].all() and coin[1] and coin[5]
+    alg.tell(infills=pop)
+    expected = {
+        "not_dominated": np.array([1, 0, 1, 1, 1, 0], dtype=bool),
+        "dominates": np.array([1, 0, 0, 0, 0, 0], dtype=bool),
+        "random_if_nd": np.array([1, 0, *coin[2:5], 0], dtype=bool),
+    }[rule]
+    np.testing.assert_array_equal(alg.pbest_F_, np.where(expected[:, None], F, 0.5))
+    np.testing.assert_array_equal(alg.pbest_X_, np.where(expected[:, None], alg.X_, old_X))
+
+
+# ------------------------------------------------------------------------ configurations
+def test_original_coefficient_ranges_and_jmetal_switches_run():
+    problem = TradeOff(12)
+    alg = CMDPSOFS(pop_size=6, w=(0.1, 0.5), c1=(1.5, 2.0), c2=(1.5, 2.0), vmax=0.6,
+                   random_coefficients="particle", reverse_velocity=True,
+                   uniform_mutation="perturb", mutation_groups="modulo",
+                   pbest_rule="random_if_nd")
+    res = minimize(problem, alg, ("n_gen", 6), seed=0)
+    assert res.algorithm.evaluator.n_eval == 36
+    assert np.all(np.abs(res.algorithm.V_) <= 0.6)
+    assert res.X.dtype == bool
+    assert res.algorithm.w == (0.1, 0.5)
+
+
+def test_ranges_change_the_run():
+    problem = TradeOff(12)
+    a = minimize(problem, CMDPSOFS(pop_size=6, w=(0.1, 0.5)), ("n_gen", 4), seed=0)
+    b = minimize(problem, CMDPSOFS(pop_size=6, w=(0.1, 0.5)), ("n_gen", 4), seed=0)
+    c = minimize(problem, CMDPSOFS(pop_size=6, w=0.3), ("n_gen", 4), seed=0)
+    np.testing.assert_array_equal(a.algorithm.X_, b.algorithm.X_)
+    assert not np.array_equal(a.algorithm.X_, c.algorithm.X_)
+
+
+def test_max_iterations_from_the_termination():
+    alg = CMDPSOFS(pop_size=4)
+    alg.setup(TradeOff(6), termination=("n_gen", 7), seed=0)
+    assert alg.T_ == 6
+    alg = CMDPSOFS(pop_size=4, max_iterations=20)
+    alg.setup(TradeOff(6), termination=("n_gen", 7), seed=0)
+    assert alg.T_ == 20
+
+
+def test_evaluation_limit_needs_max_iterations():
+    with pytest.raises(ValueError, match="max_iterations"):
+        minimize(TradeOff(6), CMDPSOFS(pop_size=10), ("n_eval", 100), seed=0)
+    res = minimize(TradeOff(6), CMDPSOFS(pop_size=10, max_iterations=9), ("n_eval", 100),
+                   seed=0)
+    assert res.algorithm.evaluator.n_eval == 100
+
+
+def test_single_objective_problem_raises():
+    with pytest.raises(ValueError, match="multi-objective"):
+        minimize(TradeOff(6, n_obj=1), CMDPSOFS(pop_size=4), ("n_gen", 2), seed=0)
+    data = load_dataset("sonar")
+    problem = WeightedFeatureSelection.from_data(data.X[:, :5], data.y, cv=3)
+    with pytest.raises(ValueError, match="objective"):
+        CMDPSOFS().setup(problem, termination=("n_gen", 3), seed=0)
+
+
+@pytest.mark.parametrize("kwargs,name", [
+    (dict(pop_size=0), "pop_size"),
+    (dict(pop_size="30"), "pop_size"),
+    (dict(w=-0.5), "w"),
+    (dict(w=(0.5, 0.1)), "w"),
+    (dict(c1=(1.5,)), "c1"),
+    (dict(c2=None), "c2"),
+    (dict(vmax=0), "vmax"),
+    (dict(vmax=(0.1, 0.6)), "vmax"),
+    (dict(threshold=2.0), "threshold"),
+    (dict(threshold=None), "threshold"),
+    (dict(mutation_rate=1.5), "mutation_rate"),
+    (dict(mutation_rate=-0.1), "mutation_rate"),
+    (dict(mutation_rate="1/D"), "mutation_rate"),
+    (dict(perturbation=-1.0), "perturbation"),
+    (dict(perturbation=(0.1, 0.5)), "perturbation"),
+    (dict(max_iterations=0), "max_iterations"),
+    (dict(max_iterations=10.5), "max_iterations"),
+    (dict(mutation_groups="thirds"), "mutation_groups"),
+    (dict(uniform_mutation="gauss"), "uniform_mutation"),
+    (dict(pbest_rule="better"), "pbest_rule"),
+    (dict(random_coefficients="swarm"), "random_coefficients"),
+])
+def test_invalid_parameter_raises_naming_it(kwargs, name):
+    with pytest.raises(ValueError, match=rf"^{name} "):
+        CMDPSOFS(**kwargs)
+
+
+def _parameters(alg):
+    names = ("pop_size", "w", "c1", "c2", "vmax", "threshold", "mutation_rate", "perturbation",
+             "max_iterations", "mutation_groups", "uniform_mutation", "pbest_rule",
+             "random_coefficients", "reverse_velocity")
+    return {name: copy.deepcopy(getattr(alg, name)) for name in names}
+
+
+def test_parameters_unchanged_after_run():
+    alg = CMDPSOFS(pop_size=5, w=(0.1, 0.5), c1=(1.5, 2.0), vmax=0.6, mutation_rate=None,
+                   max_iterations=None)
+    before = _parameters(alg)
+    minimize(TradeOff(10), alg, ("n_gen", 4), seed=0, copy_algorithm=False)
+    assert alg.evaluator.n_eval == 20 and alg.T_ == 3 and alg.mutation_rate_ == 0.1
+    assert _parameters(alg) == before
+
+
+def test_two_instances_share_no_state():
+    problem = TradeOff(12)
+    solo = [_ask_and_tell(problem, CMDPSOFS(pop_size=5), ("n_gen", 6), seed=s) for s in (1, 2)]
+    a, b = CMDPSOFS(pop_size=5), CMDPSOFS(pop_size=5)
+    assert a.output is not b.output and a.evaluator is not b.evaluator
+    a.setup(problem, termination=("n_gen", 6), seed=1)
+    b.setup(problem, termination=("n_gen", 6), seed=2)
+    while a.has_next():
+        for alg in (a, b):
+            pop = alg.ask()
+            alg.evaluator.eval(problem, pop)
+            alg.tell(infills=pop)
+    for alg, res in zip((a, b), solo):
+        np.testing.assert_array_equal(alg.result().F, res.F)
+        np.testing.assert_array_equal(alg.X_, res.algorithm.X_)
+        assert alg.evaluator.n_eval == 30

@@ -1,0 +1,215 @@
+"""The comparison behind ``pymoo-fs compare``: runs, indicators, result files, table."""
+
+import csv
+import io
+
+import numpy as np
+import pytest
+from pymoo.indicators.hv import HV
+from pymoo.indicators.igd import IGD
+
+from pymoo_fs import comparison
+from pymoo_fs.analysis import nondominated
+from pymoo_fs.comparison import (FRONT_COLUMNS, RESULT_COLUMNS, ConsoleProgress, compare,
+                                 format_table, prepare, run, write_results)
+
+ALGORITHMS = ["CMDPSOFS", "NSGA-II", "SPEA2"]
+SETTINGS = dict(runs=2, generations=4, pop_size=8, cv=3)
+
+
+@pytest.fixture(scope="module")
+def prepared():
+    return prepare("sonar", **SETTINGS)
+
+
+@pytest.fixture(scope="module")
+def result(prepared):
+    events = []
+    out = run(prepared, progress=lambda event, **info: events.append((event, info)))
+    out.events = events
+    return out
+
+
+def test_prepare_builds_the_problem_and_settings(prepared):
+    assert prepared.algorithms == ALGORITHMS
+    assert prepared.problem.n_var == 60 and prepared.problem.n_obj == 2
+    assert prepared.settings["runs"] == 2 and prepared.settings["cv"] == 3
+    assert prepared.problem.X_test.shape[0] + prepared.problem.evaluator.n_samples == 208
+    assert prepare("sonar", algorithms=["nsga2", "spea2"], **SETTINGS).algorithms == [
+        "NSGA-II", "SPEA2"]
+
+
+def test_every_run_has_the_asked_evaluations_and_consistent_fronts(result, prepared):
+    assert [(r.algorithm, r.run) for r in result.runs] == [
+        (a, k) for a in ALGORITHMS for k in range(2)]
+    assert result.algorithms == ALGORITHMS
+    problem = prepared.problem
+    for r in result.runs:
+        assert r.n_eval == 32
+        assert r.masks.dtype == bool and r.masks.shape[1] == 60
+        assert r.F_train.shape == r.F_test.shape == (r.masks.shape[0], 2)
+        np.testing.assert_allclose(problem.evaluate(r.masks), r.F_train, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(problem.holdout_objectives(r.masks), r.F_test)
+        np.testing.assert_allclose(r.F_train[:, 1], r.masks.sum(axis=1) / 60)
+        assert r.seconds >= 0
+
+
+def test_runs_of_one_algorithm_use_different_seeds(result):
+    for name in ALGORITHMS:
+        first, second = [r for r in result.runs if r.algorithm == name]
+        assert (first.masks.shape != second.masks.shape
+                or not np.array_equal(first.masks, second.masks))
+
+
+def test_indicators_are_finite_and_agree_with_pymoo(result):
+    for r in result.runs:
+        for value in (r.hv_train, r.igd_train, r.hv_test, r.igd_test):
+            assert np.isfinite(value)
+        assert r.igd_train >= 0 and r.igd_test >= 0
+        assert 0 < r.hv_train <= 1 and 0 <= r.hv_test <= 1
+        assert r.hv_train == pytest.approx(HV(ref_point=np.ones(2))(r.F_train))
+        assert r.igd_train == pytest.approx(IGD(result.reference_train)(r.F_train))
+        # a test front may hold dominated points: IGD uses its non-dominated part
+        assert r.igd_test == pytest.approx(IGD(result.reference_test)(nondominated(r.F_test)))
+
+
+def test_reference_fronts_are_the_nondominated_unions(result):
+    train = nondominated(np.vstack([r.F_train for r in result.runs]))
+    np.testing.assert_array_equal(result.reference_train, train)
+    test = nondominated(np.vstack([r.F_test for r in result.runs]))
+    np.testing.assert_array_equal(result.reference_test, test)
+    # every reference point comes from some run, and a run whose front holds the whole
+    # reference set would have IGD 0: here each run's IGD is its distance to the others' best
+    for point in result.reference_train:
+        assert any(np.any(np.all(r.F_train == point, axis=1)) for r in result.runs)
+    contributing = [r for r in result.runs
+                    if any(np.any(np.all(r.F_train == p, axis=1)) for p in train)]
+    assert contributing and all(r.igd_train >= 0 for r in contributing)
+
+
+def test_full_error_and_progress_events(result, prepared):
+    ones = np.ones((1, 60), dtype=bool)
+    assert result.full_error == (pytest.approx(prepared.problem.evaluate(ones)[0, 0]),
+                                 pytest.approx(prepared.problem.holdout_objectives(ones)[0, 0]))
+    kinds = [event for event, _ in result.events]
+    assert kinds.count("run_start") == 6 and kinds.count("run_end") == 6
+    assert kinds.count("generation") == 6 * 4
+    ends = [info for event, info in result.events if event == "run_end"]
+    assert [info["index"] for info in ends] == list(range(1, 7))
+    assert all(info["total"] == 6 for info in ends)
+
+
+def test_same_seed_reproduces_the_comparison(result):
+    again = compare("sonar", **SETTINGS)
+    assert len(again.runs) == len(result.runs)
+    for a, b in zip(result.runs, again.runs):
+        np.testing.assert_array_equal(a.masks, b.masks)
+        np.testing.assert_array_equal(a.F_train, b.F_train)
+        np.testing.assert_array_equal(a.F_test, b.F_test)
+        assert (a.hv_train, a.igd_train, a.hv_test, a.igd_test) == (
+            b.hv_train, b.igd_train, b.hv_test, b.igd_test)
+    np.testing.assert_array_equal(result.reference_train, again.reference_train)
+    other = compare("sonar", algorithms=["NSGA-II"], seed=1, **SETTINGS)
+    assert not all(np.array_equal(a.masks, b.masks)
+                   for a, b in zip(result.runs[2:4], other.runs))
+
+
+def _read_csv(path):
+    with open(path, newline="") as fh:
+        rows = list(csv.reader(fh))
+    return rows[0], rows[1:]
+
+
+def test_write_results_files(result, tmp_path, monkeypatch):
+    figures = []
+    original = comparison.plot_fronts
+
+    def capture(*args, **kwargs):
+        fig = original(*args, **kwargs)
+        figures.append(fig)
+        return fig
+
+    monkeypatch.setattr(comparison, "plot_fronts", capture)
+    out = tmp_path / "new" / "dir"
+    paths = write_results(result, out)
+    assert paths == {"results": out / "results.csv", "fronts": out / "fronts.csv",
+                     "figure": out / "fronts.png"}
+    assert sorted(p.name for p in out.iterdir()) == ["fronts.csv", "fronts.png", "results.csv"]
+
+    header, rows = _read_csv(paths["results"])
+    assert header == list(RESULT_COLUMNS)
+    assert header[:8] == ["algorithm", "run", "hv_train", "igd_train", "hv_test", "igd_test",
+                          "n_eval", "seconds"]
+    assert [(row[0], int(row[1])) for row in rows] == [(a, k) for a in ALGORITHMS
+                                                       for k in range(2)]
+    for row, r in zip(rows, result.runs):
+        assert float(row[2]) == r.hv_train and float(row[5]) == r.igd_test
+        assert int(row[6]) == 32
+        assert int(row[header.index("front_size")]) == r.masks.shape[0]
+
+    header, rows = _read_csv(paths["fronts"])
+    assert header == ["algorithm", "run", "n_selected", "selection_ratio", "train_error",
+                      "test_error", "features"] == list(FRONT_COLUMNS)
+    assert len(rows) == sum(r.masks.shape[0] for r in result.runs)
+    expected = [(r.algorithm, r.run, mask, f_tr, f_te) for r in result.runs
+                for mask, f_tr, f_te in zip(r.masks, r.F_train, r.F_test)]
+    for row, (name, k, mask, f_tr, f_te) in zip(rows, expected):
+        features = [int(i) for i in row[6].split()]
+        assert (row[0], int(row[1])) == (name, k)
+        assert int(row[2]) == len(features) == mask.sum()
+        np.testing.assert_array_equal(features, np.flatnonzero(mask))
+        assert float(row[3]) == pytest.approx(int(row[2]) / 60)
+        assert float(row[4]) == f_tr[0] and float(row[5]) == f_te[0]
+
+    assert paths["figure"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    (fig,) = figures
+    for ax in fig.axes:
+        labels = [t.get_text() for t in ax.get_legend().get_texts()]
+        assert [name for name in labels if name in ALGORITHMS] == ALGORITHMS
+
+
+def test_write_results_overwrites(result, tmp_path):
+    write_results(result, tmp_path)
+    (tmp_path / "results.csv").write_text("stale")
+    write_results(result, tmp_path)
+    header, _ = _read_csv(tmp_path / "results.csv")
+    assert header == list(RESULT_COLUMNS)
+
+
+def test_format_table_names_every_algorithm(result):
+    table = format_table(result)
+    lines = table.splitlines()
+    assert len(lines) == 3 + len(ALGORITHMS)
+    assert lines[0].startswith("sonar (60 features): 2 runs x 4 generations x 8")
+    for name, line in zip(ALGORITHMS, lines[3:]):
+        assert line.startswith(name)
+        assert "±" in line
+    assert "HV train" in lines[1] and "IGD test" in lines[1]
+
+
+def test_console_progress_writes_one_line_per_run(result):
+    stream = io.StringIO()
+    progress = ConsoleProgress(stream)
+    for event, info in result.events:
+        progress(event, **info)
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 6
+    assert lines[0].startswith("[1/6] CMDPSOFS run 1:") and "32 evaluations" in lines[0]
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(dataset="no-such-dataset"), "no-such-dataset"),
+    (dict(algorithms=["FOO"]), "unknown algorithm"),
+    (dict(algorithms=["NSGA-II", "PSO"]), "single-objective"),
+    (dict(algorithms=[]), "algorithms"),
+    (dict(runs=0), "runs"),
+    (dict(runs=1.5), "runs"),
+    (dict(generations=1), "generations"),
+    (dict(pop_size=1), "pop_size"),
+    (dict(cv=1), "cv"),
+])
+def test_prepare_rejects_bad_arguments(kwargs, match):
+    args = dict(dataset="sonar", runs=1, generations=2, pop_size=4, cv=3)
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=match):
+        prepare(**args)
