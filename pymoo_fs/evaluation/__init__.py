@@ -1,5 +1,5 @@
 """The wrapper evaluator: exact cross-validated KNN scores of feature subsets."""
 
-from pymoo_fs.evaluation.knn import KNNEvaluator
+from pymoo_fs.evaluation.knn import EvaluatorMemoryError, KNNEvaluator
 
-__all__ = ["KNNEvaluator"]
+__all__ = ["EvaluatorMemoryError", "KNNEvaluator"]

@@ -1,5 +1,8 @@
 """The exact KNN wrapper evaluator: cross-validated accuracy of feature subsets."""
 
+import os
+from collections import OrderedDict
+
 import numpy as np
 from sklearn.model_selection import LeaveOneOut, StratifiedKFold
 from sklearn.neighbors import KNeighborsClassifier
@@ -7,6 +10,14 @@ from sklearn.neighbors import KNeighborsClassifier
 from pymoo_fs.evaluation import _reference
 
 _METRICS = ("accuracy", "balanced_accuracy")
+_BACKENDS = ("numba", "numpy")
+_PRECISIONS = ("float64", "float32")
+#: sorted nearest candidates kept per row for score_flips (scans rarely go past 40)
+_FLIP_PREFIX = 64
+
+
+class EvaluatorMemoryError(MemoryError):
+    """The evaluator would need more memory than its ``memory_limit`` allows."""
 
 
 class KNNEvaluator:
@@ -37,8 +48,24 @@ class KNNEvaluator:
     random_state : int or None, default=0
         Seed of the fold shuffling for an int ``cv``.
     metric : {"accuracy", "balanced_accuracy"}, default="accuracy"
-        Score of each fold (accuracy, or the mean per-class recall over the classes present in
-        the fold's test part); the folds' scores are then averaged.
+        Score of each fold: accuracy, or balanced accuracy (the mean per-class recall over the
+        classes present in the fold's test part). The folds' scores are then averaged.
+    cache_size : int, default=100000
+        Maximum number of scores kept, keyed by the packed mask (least recently used evicted);
+        0 disables the cache. Each entry costs about ``100 + n_features / 8`` bytes.
+    memory_limit : int, optional
+        Bytes the evaluator may use for its work arrays; default: half of the physical memory
+        (4 GiB where it cannot be read). See Notes.
+    n_threads : int, optional
+        Worker threads; default: numba's thread count (the number of cores).
+    backend : {"numba", "numpy"}, default="numba"
+        The compiled kernels, or the plain-numpy reference implementation (slower; same
+        scores).
+    precision : {"float64", "float32"}, default="float64"
+        Precision of the Gram products of :meth:`score` (compiled backend). float32 doubles
+        the matrix-multiply throughput; its wider rounding band is certified in float64 (the
+        band members' distances are recomputed exactly), so scores stay equal to
+        scikit-learn's. :meth:`score_flips` and :meth:`holdout_score` always use float64.
 
     Attributes
     ----------
@@ -50,7 +77,11 @@ class KNNEvaluator:
     folds : list of (ndarray, ndarray)
         ``(train_idx, test_idx)`` int64 arrays of every fold.
     n_evaluations : int
-        Number of masks whose score was actually computed (empty masks excluded).
+        Number of masks whose score was actually computed.
+    n_cache_hits : int
+        Number of masks answered without computation: from the cache, as a repeat within one
+        call, or because they are empty. ``n_evaluations + n_cache_hits`` is the number of
+        masks asked for.
 
     Raises
     ------
@@ -58,26 +89,44 @@ class KNNEvaluator:
         If ``X`` is not a finite 2-D numeric array, ``y`` does not match it or holds fewer than
         2 classes, ``n_neighbors`` is not a positive int or exceeds a fold's training part,
         ``cv`` is invalid, a class has fewer members than the ``cv`` folds asked for, or
-        ``metric`` is unknown.
+        ``metric``, ``backend``, ``precision``, ``cache_size``, ``n_threads`` or
+        ``memory_limit`` is invalid.
+    EvaluatorMemoryError
+        If the work arrays would exceed ``memory_limit`` (a subclass of ``MemoryError``).
 
     Notes
     -----
-    **Ties.** scikit-learn keeps, among candidates at equal distance, the one met first, and a
-    vote tie goes to the smallest class index (``argmax`` of the class counts). Which candidate
-    is met first depends on its algorithm (brute force scans by index; a kd-tree, chosen for 15
-    or fewer selected features, scans in tree order) and its distances carry rounding errors of
-    their own. This evaluator therefore certifies every prediction: with ``t`` the k-th nearest
-    distance and ``E`` a rigorous bound of the difference between the two computations, the
-    vote cannot differ from scikit-learn's unless the band ``[t - 2E, t + 2E]`` holds
-    candidates on both sides of the k-th place with different labels. Such rows (rare on
-    continuous data, more frequent on discrete data) are predicted by scikit-learn itself, on
-    exactly the data ``cross_val_score`` would use. The result is the same score bit for bit.
+    **Exactness and ties.** scikit-learn keeps, among candidates at equal distance, the one met
+    first, and a vote tie goes to the smallest class index (``argmax`` of the class counts).
+    Which candidate is met first depends on its algorithm (brute force scans by index; a
+    kd-tree, chosen for 15 or fewer selected features, scans in tree order), and its distances
+    carry rounding errors of their own. This evaluator therefore certifies every prediction:
+    with ``t`` the k-th nearest distance and ``E`` a rigorous bound of the difference between
+    the two computations (Higham's dot-product bound), the vote cannot differ from
+    scikit-learn's unless the band ``[t - 2E, t + 2E]`` holds candidates on both sides of the
+    k-th place with different labels. Such rows (rare on continuous data, more frequent on
+    discrete data) are predicted by scikit-learn itself on exactly the data ``cross_val_score``
+    would use. Scores are therefore equal bit for bit; distances are float64 throughout.
 
-    **Empty mask.** A mask selecting no feature scores 0.0 (KNN is undefined without features);
-    it is not counted in :attr:`n_evaluations`.
+    **Speed.** A batch of masks is scored in one compiled call, the masks shared among the
+    threads, each computing its masks' Gram matrices with a single-threaded BLAS ``?syrk``
+    (BLAS is held to one thread for the call with threadpoolctl, so nothing is
+    oversubscribed); a single mask splits its rows over the threads. :meth:`score_flips`
+    updates one mask's distance matrix by a single column per flip. Kernels are compiled on first use
+    and cached on disk; ``import pymoo_fs`` compiles nothing.
 
-    Seed 001 (Tran et al., GECCO 2019, Eq. 7) averages per-fold balanced accuracies as done
-    here; the AMSO authors' code pools one confusion matrix over all folds instead.
+    **Memory.** About ``n_threads * (n_samples^2 + n_samples * n_features)`` float64 values of
+    work arrays for :meth:`score` (one distance matrix and one gathered copy of the selected
+    columns per worker thread), ``n_samples^2 + 128 * R`` more for :meth:`score_flips` (``R``
+    = number of rows of all test folds: ``n_samples`` for k-fold and leave-one-out), and four
+    copies of the data (centred, transposed). This estimate (:attr:`memory_estimate`) is
+    checked against ``memory_limit`` at construction.
+
+    **Empty mask.** A mask selecting no feature scores 0.0 (KNN is undefined without features).
+
+    **Balanced accuracy.** Seed 001 (Tran, Xue & Zhang, GECCO 2019, Eq. 7) averages per-fold
+    balanced accuracies, as done here; the AMSO authors' code pools one confusion matrix over
+    all folds instead.
 
     Examples
     --------
@@ -91,9 +140,13 @@ class KNNEvaluator:
     >>> masks[1] = True
     >>> ev.score(masks).round(3)
     array([0.649, 0.798])
+    >>> ev.score_flips(masks[0], features=[0, 10]).round(3)
+    array([0.654, 0.649])
     """
 
-    def __init__(self, X, y, n_neighbors=5, cv=10, random_state=0, metric="accuracy"):
+    def __init__(self, X, y, n_neighbors=5, cv=10, random_state=0, metric="accuracy",
+                 cache_size=100_000, memory_limit=None, n_threads=None, backend="numba",
+                 precision="float64"):
         self.X, self.y, self.classes = _check_data(X, y)
         if isinstance(n_neighbors, bool) or not isinstance(n_neighbors, (int, np.integer)):
             raise ValueError(f"n_neighbors must be a positive int, got {n_neighbors!r}")
@@ -101,9 +154,23 @@ class KNNEvaluator:
             raise ValueError(f"n_neighbors must be a positive int, got {n_neighbors!r}")
         if metric not in _METRICS:
             raise ValueError(f"metric must be one of {_METRICS}, got {metric!r}")
+        if backend not in _BACKENDS:
+            raise ValueError(f"backend must be one of {_BACKENDS}, got {backend!r}")
+        if precision not in _PRECISIONS:
+            raise ValueError(f"precision must be one of {_PRECISIONS}, got {precision!r}")
+        if isinstance(cache_size, bool) or not isinstance(cache_size, (int, np.integer)) \
+                or cache_size < 0:
+            raise ValueError(f"cache_size must be a non-negative int, got {cache_size!r}")
+        if n_threads is not None and (isinstance(n_threads, bool) or not isinstance(
+                n_threads, (int, np.integer)) or n_threads < 1):
+            raise ValueError(f"n_threads must be a positive int, got {n_threads!r}")
         self.n_neighbors = int(n_neighbors)
         self.metric = metric
         self.random_state = random_state
+        self.cache_size = int(cache_size)
+        self.backend = backend
+        self.precision = precision
+        self.n_threads = n_threads
         self.folds = _make_folds(self.X, self.y, self.classes, cv, random_state)
         self.cv = cv
         smallest = min(len(train) for train, _ in self.folds)
@@ -112,9 +179,21 @@ class KNNEvaluator:
                 f"n_neighbors={self.n_neighbors} exceeds the training part of a fold "
                 f"({smallest} samples)"
             )
-        self.n_evaluations = 0
-        self._n_uncertified = 0  # rows predicted by scikit-learn (diagnostics and tests)
+        self.memory_limit = _default_memory_limit() if memory_limit is None else memory_limit
+        if not isinstance(self.memory_limit, (int, float, np.integer)) or self.memory_limit <= 0:
+            raise ValueError(f"memory_limit must be a positive number of bytes, got "
+                             f"{memory_limit!r}")
         self._build_fold_layout()
+        self._check_memory()
+        self.Xc = self.X - self.X.mean(axis=0)
+        self._Xt = np.ascontiguousarray(self.X.T)
+        self._Xct = np.ascontiguousarray(self.Xc.T)
+        self._Xgt = self._Xct.astype(np.float32) if precision == "float32" else self._Xct
+        self._raw = np.einsum("ij,ij->i", self.X, self.X)
+        self.n_evaluations = 0
+        self.n_cache_hits = 0
+        self._cache = OrderedDict()
+        self._n_uncertified = 0  # rows predicted by scikit-learn (diagnostics and tests)
 
     # ------------------------------------------------------------------ properties
     @property
@@ -131,6 +210,14 @@ class KNNEvaluator:
     def n_classes(self):
         """int: number of classes."""
         return self.classes.size
+
+    @property
+    def memory_estimate(self):
+        """int: bytes of work arrays the evaluator may allocate (see Notes)."""
+        n, D = self.X.shape
+        threads = self._threads()
+        return 8 * (threads * (n * n + n * D) + 4 * n * D + n * n
+                     + 2 * _FLIP_PREFIX * self._rows.size)
 
     # ------------------------------------------------------------------ public API
     def score(self, masks):
@@ -154,12 +241,70 @@ class KNNEvaluator:
             If ``masks`` has the wrong shape or values other than 0/1.
         """
         masks = self._check_masks(masks)
-        scores = np.zeros(masks.shape[0])
-        nonempty = np.flatnonzero(masks.any(axis=1))
-        if nonempty.size:
-            pred = np.stack([self._predict_cv(masks[i]) for i in nonempty])
-            scores[nonempty] = self._cv_scores(pred)
-            self.n_evaluations += nonempty.size
+        scores, todo = self._lookup(masks)
+        if todo:
+            rows = [masks[i[0]] for i in todo.values()]
+            values = self._compute(np.array(rows))
+            for (key, where), value in zip(todo.items(), values):
+                scores[where] = value
+                self._remember(key, value)
+        return scores
+
+    def score_flips(self, mask, features=None):
+        """Scores of the masks obtained by flipping single features of ``mask``.
+
+        Parameters
+        ----------
+        mask : array-like of bool, shape (n_features,)
+            The base feature subset.
+        features : array-like of int, optional
+            Features to flip (each added if absent from ``mask``, removed if present); default
+            all features.
+
+        Returns
+        -------
+        scores : ndarray of float64, shape (n_flips,)
+            ``scores[i] == score(mask ^ e_{features[i]})[0]`` exactly.
+
+        Raises
+        ------
+        ValueError
+            If ``mask`` is not one boolean mask or a feature index is out of range.
+
+        Notes
+        -----
+        Flipping feature ``f`` changes each squared distance by ``+-(x_f[i] - x_f[j])^2``, so
+        every flip is answered from ``mask``'s distance matrix in O(n^2) at most, instead of
+        O(n^2 |S|). Each row's candidates are sorted by base distance once; when adding a
+        feature, distances only grow, so a row's scan stops once the base distance exceeds its
+        current (k+1)-th best plus the rounding band; when removing one, distances shrink by at
+        most the row's largest squared difference on that feature, which gives the same kind
+        of exact stopping rule. This is the move of sequential forward/backward selection and
+        of the local searches of ISRPSO and AMSO.
+        """
+        mask = self._check_masks(mask)
+        if mask.shape[0] != 1:
+            raise ValueError("score_flips takes one mask of shape (n_features,)")
+        mask = mask[0]
+        if features is None:
+            features = np.arange(self.n_features)
+        features = np.asarray(features)
+        if features.ndim != 1 or not np.issubdtype(features.dtype, np.integer):
+            raise ValueError("features must be a 1-D array of feature indices")
+        if features.size and (features.min() < 0 or features.max() >= self.n_features):
+            raise ValueError(f"features must be in [0, {self.n_features})")
+        flipped = np.repeat(mask[None, :], features.size, axis=0)
+        flipped[np.arange(features.size), features] ^= True
+        if self.backend == "numpy":
+            return self.score(flipped)
+        scores, todo = self._lookup(flipped)
+        if todo:
+            where = [w for w in todo.values()]
+            feats = features[[w[0] for w in where]]
+            values = self._compute_flips(mask, feats, flipped[[w[0] for w in where]])
+            for (key, w), value in zip(todo.items(), values):
+                scores[w] = value
+                self._remember(key, value)
         return scores
 
     def holdout_score(self, masks, X_test, y_test):
@@ -181,7 +326,7 @@ class KNNEvaluator:
         Returns
         -------
         scores : ndarray of float64, shape (n_masks,)
-            0.0 for an empty mask. Hold-out scores are not counted in :attr:`n_evaluations`.
+            0.0 for an empty mask. Hold-out scores are neither cached nor counted.
 
         Raises
         ------
@@ -209,49 +354,111 @@ class KNNEvaluator:
             scores[i] = _fold_score(pred == codes, codes, self.metric)[0]
         return scores
 
-    # ------------------------------------------------------------------ internals
-    def _check_masks(self, masks):
-        masks = np.asarray(masks)
-        if masks.ndim == 1:
-            masks = masks[None, :]
-        if masks.ndim != 2 or masks.shape[1] != self.n_features:
-            raise ValueError(
-                f"masks must have shape (n_masks, {self.n_features}) or ({self.n_features},), "
-                f"got {np.shape(masks)}"
-            )
-        if masks.dtype != bool:
-            if not np.isin(masks, (0, 1)).all():
-                raise ValueError("masks must be boolean (or 0/1) arrays")
-            masks = masks.astype(bool)
-        return masks
+    def clear_cache(self):
+        """Forget all cached scores (the counters are kept)."""
+        self._cache.clear()
 
-    def _build_fold_layout(self):
-        """Concatenate the folds' test rows and mark each row's candidate neighbours."""
-        tests = [test for _, test in self.folds]
-        self._rows = np.concatenate(tests)
-        self._row_fold = np.repeat(np.arange(len(self.folds)), [t.size for t in tests])
-        self._bounds = np.cumsum([0] + [t.size for t in tests])
-        cand = np.zeros((self._rows.size, self.n_samples), dtype=bool)
-        for f, (train, _) in enumerate(self.folds):
-            cand[self._bounds[f] : self._bounds[f + 1], train] = True
-        self._candidates = cand
-        self._row_labels = self.y[self._rows]
+    # ------------------------------------------------------------------ cache
+    def _lookup(self, masks):
+        """Scores known without computation, and the unique masks still to compute.
 
-    def _predict_cv(self, mask):
-        """Certified CV predictions of one non-empty mask, in the order of ``self._rows``."""
+        Returns ``scores`` (n,) and an ordered dict {packed key: list of row indices}.
+        """
+        scores = np.zeros(masks.shape[0])
+        packed = np.packbits(masks, axis=1)
+        nonempty = masks.any(axis=1)
+        todo = {}
+        for i in range(masks.shape[0]):
+            if not nonempty[i]:
+                self.n_cache_hits += 1
+                continue
+            key = packed[i].tobytes()
+            if key in todo:
+                todo[key].append(i)
+                self.n_cache_hits += 1
+            elif key in self._cache:
+                self._cache.move_to_end(key)
+                scores[i] = self._cache[key]
+                self.n_cache_hits += 1
+            else:
+                todo[key] = [i]
+        self.n_evaluations += len(todo)
+        return scores, todo
+
+    def _remember(self, key, value):
+        if self.cache_size == 0:
+            return
+        self._cache[key] = value
+        if len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+
+    # ------------------------------------------------------------------ computation
+    def _threads(self):
+        if self.n_threads is not None:
+            return self.n_threads
+        import numba
+
+        return numba.get_num_threads()
+
+    def _compute(self, masks):
+        """Scores of distinct non-empty masks (n, D)."""
+        if self.backend == "numpy":
+            pred = np.stack([self._predict_cv_reference(m) for m in masks])
+        else:
+            pred, amb = self._predict_cv_compiled(masks)
+            for b in np.flatnonzero(amb.any(axis=1)):
+                self._fix_cv_rows(pred[b], amb[b], self.X[:, masks[b]])
+        return self._cv_scores(pred)
+
+    def _predict_cv_compiled(self, masks):
+        from pymoo_fs.evaluation import _kernels
+
+        threads = self._threads()
+        cols = [np.flatnonzero(m) for m in masks]
+        with _parallel_context(threads):
+            if len(cols) == 1:
+                pred, amb = _kernels.cv_predict_one(
+                    self._Xgt, self.Xc, self._raw, cols[0], self._cand, self._rows, self._row_fold, self.y,
+                    self.n_neighbors, self.n_classes, threads)
+                return pred[None, :], amb[None, :]
+            ptr = np.zeros(len(cols) + 1, dtype=np.int64)
+            ptr[1:] = np.cumsum([c.size for c in cols])
+            return _kernels.cv_predict_batch(
+                self._Xgt, self.Xc, self._raw, np.concatenate(cols), ptr, self._cand, self._rows,
+                self._row_fold, self.y, self.n_neighbors, self.n_classes,
+                min(threads, len(cols)))
+
+    def _compute_flips(self, mask, features, flipped):
+        from pymoo_fs.evaluation import _kernels
+
+        threads = self._threads()
+        with _parallel_context(threads):
+            order, dist, complete, G, sq, raw = _kernels.flip_tables(
+                self._Xct, self.X, np.flatnonzero(mask), self._cand, self._rows,
+                self._row_fold, _FLIP_PREFIX, threads)
+            pred, amb = _kernels.flip_predict(
+                self._Xt, self._Xct, features.astype(np.int64), ~mask[features], order, dist,
+                complete, G, sq, raw, int(mask.sum()), self._cand, self._rows, self._row_fold,
+                self.y, self.n_neighbors, self.n_classes)
+        for b in np.flatnonzero(amb.any(axis=1)):
+            self._fix_cv_rows(pred[b], amb[b], self.X[:, flipped[b]])
+        return self._cv_scores(pred)
+
+    def _predict_cv_reference(self, mask):
+        """Certified CV predictions of one non-empty mask (numpy backend)."""
         Xs = self.X[:, mask]
         D, E = _reference.squared_distances(Xs)
         pred, ambiguous = _reference.knn_predict_rows(
-            D[self._rows], E[self._rows], self._candidates, self.y, self.n_neighbors,
+            D[self._rows], E[self._rows], self._cand[self._row_fold], self.y, self.n_neighbors,
             self.n_classes,
         )
         if ambiguous.any():
-            self._n_uncertified += int(ambiguous.sum())
             self._fix_cv_rows(pred, ambiguous, Xs)
         return pred
 
     def _fix_cv_rows(self, pred, ambiguous, Xs):
         """Replace uncertified predictions by scikit-learn's, fold by fold."""
+        self._n_uncertified += int(ambiguous.sum())
         for f in np.unique(self._row_fold[ambiguous]):
             train, test = self.folds[f]
             knn = KNeighborsClassifier(n_neighbors=self.n_neighbors)
@@ -273,14 +480,113 @@ class KNNEvaluator:
         return pred
 
     def _cv_scores(self, pred):
-        """Mean fold score of each row of ``pred`` (n_masks, n_rows)."""
+        """Mean fold score of each row of ``pred`` (n_masks, n_rows), as scikit-learn."""
         correct = pred == self._row_labels
-        n_folds = len(self.folds)
-        fold_scores = np.empty((pred.shape[0], n_folds))
-        for f in range(n_folds):
-            lo, hi = self._bounds[f], self._bounds[f + 1]
-            fold_scores[:, f] = _fold_score(correct[:, lo:hi], self._row_labels[lo:hi], self.metric)
+        if self.metric == "accuracy":
+            hits = np.add.reduceat(correct, self._bounds[:-1], axis=1)
+            return (hits / self._fold_sizes).mean(axis=1)
+        counts = correct.astype(np.float64) @ self._onehot  # (B, n_folds * n_classes)
+        fold_scores = np.empty((pred.shape[0], len(self.folds)))
+        for n_present, (folds, groups) in self._balanced_groups.items():
+            recalls = counts[:, groups] / self._group_sizes[groups]
+            fold_scores[:, folds] = recalls.reshape(pred.shape[0], folds.size, n_present).mean(
+                axis=2)
         return fold_scores.mean(axis=1)
+
+    # ------------------------------------------------------------------ set-up
+    def _check_masks(self, masks):
+        masks = np.asarray(masks)
+        if masks.ndim == 1:
+            masks = masks[None, :]
+        if masks.ndim != 2 or masks.shape[1] != self.n_features:
+            raise ValueError(
+                f"masks must have shape (n_masks, {self.n_features}) or ({self.n_features},), "
+                f"got {np.shape(masks)}"
+            )
+        if masks.dtype != bool:
+            if not np.isin(masks, (0, 1)).all():
+                raise ValueError("masks must be boolean (or 0/1) arrays")
+            masks = masks.astype(bool)
+        return masks
+
+    def _build_fold_layout(self):
+        """Concatenate the folds' test rows; mark each fold's training part."""
+        tests = [test for _, test in self.folds]
+        n_folds = len(self.folds)
+        self._rows = np.concatenate(tests)
+        self._row_fold = np.repeat(np.arange(n_folds), [t.size for t in tests])
+        self._bounds = np.cumsum([0] + [t.size for t in tests])
+        self._fold_sizes = np.diff(self._bounds)
+        cand = np.zeros((n_folds, self.n_samples), dtype=bool)
+        for f, (train, _) in enumerate(self.folds):
+            cand[f, train] = True
+        self._cand = cand
+        self._row_labels = self.y[self._rows]
+        if self.metric == "balanced_accuracy":
+            C = self.n_classes
+            group = self._row_fold * C + self._row_labels
+            self._onehot = np.zeros((self._rows.size, n_folds * C))
+            self._onehot[np.arange(self._rows.size), group] = 1.0
+            self._group_sizes = self._onehot.sum(axis=0)
+            by_count = {}
+            for f in range(n_folds):
+                present = np.flatnonzero(self._group_sizes[f * C:(f + 1) * C])
+                by_count.setdefault(present.size, ([], []))
+                by_count[present.size][0].append(f)
+                by_count[present.size][1].extend(f * C + present)
+            self._balanced_groups = {c: (np.array(fs), np.array(gs))
+                                     for c, (fs, gs) in by_count.items()}
+
+    def _check_memory(self):
+        need = self.memory_estimate
+        if need > self.memory_limit:
+            raise EvaluatorMemoryError(
+                f"the evaluator needs about {need / 2**30:.2f} GiB of work arrays for "
+                f"{self.n_samples} samples x {self.n_features} features "
+                f"({self._threads()} threads), more than memory_limit="
+                f"{self.memory_limit / 2**30:.2f} GiB; raise memory_limit, use fewer threads "
+                f"(n_threads) or fewer training samples"
+            )
+
+
+class _parallel_context:
+    """Set numba's thread count and hold BLAS to one thread for one call.
+
+    All parallelism comes from numba. A multi-threaded BLAS call inside a kernel was measured
+    to slow the kernel's parallel loops several-fold: OpenBLAS's workers keep spinning after
+    the call and compete with numba's threads.
+    """
+
+    _controller = None
+
+    def __init__(self, threads):
+        self.threads = threads
+
+    def __enter__(self):
+        import numba
+        from threadpoolctl import ThreadpoolController
+
+        if _parallel_context._controller is None:
+            _parallel_context._controller = ThreadpoolController()
+        self._numba_before = numba.get_num_threads()
+        numba.set_num_threads(min(self.threads, numba.config.NUMBA_NUM_THREADS))
+        self._limit = _parallel_context._controller.limit(limits=1, user_api="blas")
+        self._limit.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        import numba
+
+        self._limit.__exit__(*exc)
+        numba.set_num_threads(self._numba_before)
+        return False
+
+
+def _default_memory_limit():
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2
+    except (ValueError, OSError, AttributeError):
+        return 4 * 2**30
 
 
 def _fold_score(correct, labels, metric):
@@ -345,8 +651,8 @@ def _make_folds(X, y, classes, cv, random_state):
         if small.size:
             c = small[0]
             raise ValueError(
-                f"class {classes[c].item()!r} has {counts[c]} members, fewer than the cv={cv} folds "
-                f"asked for"
+                f"class {classes[c].item()!r} has {counts[c]} members, fewer than the cv={cv} "
+                f"folds asked for"
             )
         splits = StratifiedKFold(n_splits=int(cv), shuffle=True, random_state=random_state).split(
             X, y

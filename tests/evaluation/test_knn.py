@@ -144,7 +144,7 @@ def test_single_mask_and_integer_masks(sonar):
     one = ev.score(mask)
     assert one.shape == (1,)
     np.testing.assert_array_equal(ev.score(mask.astype(int)[None, :]), one)
-    assert ev.n_evaluations == 2
+    assert ev.n_evaluations == 1 and ev.n_cache_hits == 1
 
 
 def test_folds_are_stratified_kfold_and_fixed(sonar):
