@@ -20,6 +20,9 @@ c. all single-feature flips of one ~50 % mask (``score_flips``); the scikit-lear
    sample of the flipped masks;
 d. leave-one-out on ~50 % masks (scikit-learn scores a few masks: it refits n times per mask).
 
+Cases a and d are also timed with ``precision="float32"`` (rows marked float32), which is as
+exact (checked the same way) but not the default.
+
 Each timing is the median of ``--repeats`` runs (at least 3). The scores of every mask the
 scikit-learn loop scored are compared with the evaluator's for equality. For the large cases the
 report also gives the fraction of the machine's matrix-multiply throughput the evaluator reaches:
@@ -115,11 +118,18 @@ def run(datasets, repeats, data_dir):
         D = X.shape[1]
         rng = np.random.default_rng(1)
         n_sk = 30 if X.shape[0] < 600 else 10
+        ev32 = KNNEvaluator(X, y, n_neighbors=5, cv=cv, random_state=0, cache_size=0,
+                            precision="float32")
         for case, density in (("a: 50% features", 0.5), ("b: 10% features", 0.1)):
             masks = random_masks(rng, 30, D, density)
             rows.append(bench_case(name, case, ev, X, y, masks, masks[:n_sk],
                                    lambda m=masks: ev.score(m), repeats, gemm))
             _report_row(rows[-1])
+            if case.startswith("a"):
+                rows.append(bench_case(name, case + " (float32)", ev32, X, y, masks,
+                                       masks[:n_sk], lambda m=masks: ev32.score(m), repeats,
+                                       gemm))
+                _report_row(rows[-1])
         base = random_masks(rng, 1, D, 0.5)[0]
         flipped = np.repeat(base[None, :], D, axis=0)
         flipped[np.arange(D), np.arange(D)] ^= True
@@ -129,12 +139,14 @@ def run(datasets, repeats, data_dir):
                                flipped[: min(n_sk, 20)],
                                lambda: ev.score_flips(base, feats), repeats, gemm))
         _report_row(rows[-1])
-        loo = KNNEvaluator(X, y, n_neighbors=5, cv="loo", cache_size=0)
         masks = random_masks(rng, 30, D, 0.5)
         n_loo = max(1, min(5, 3000 // X.shape[0]))
-        rows.append(bench_case(name, "d: leave-one-out, 50%", loo, X, y, masks, masks[:n_loo],
-                               lambda m=masks: loo.score(m), repeats, gemm))
-        _report_row(rows[-1])
+        for precision in ("float64", "float32"):
+            loo = KNNEvaluator(X, y, n_neighbors=5, cv="loo", cache_size=0, precision=precision)
+            label = "d: leave-one-out, 50%" + (" (float32)" if precision == "float32" else "")
+            rows.append(bench_case(name, label, loo, X, y, masks, masks[:n_loo],
+                                   lambda m=masks, e=loo: e.score(m), repeats, gemm))
+            _report_row(rows[-1])
     return gemm, rows
 
 

@@ -109,9 +109,10 @@ class KNNEvaluator:
     would use. Scores are therefore equal bit for bit; distances are float64 throughout.
 
     **Speed.** A batch of masks is scored in one compiled call, the masks shared among the
-    threads, each computing its masks' Gram matrices with a single-threaded BLAS ``?syrk``
-    (BLAS is held to one thread for the call with threadpoolctl, so nothing is
-    oversubscribed); a single mask splits its rows over the threads. :meth:`score_flips`
+    threads, each computing its masks' Gram matrices with a single-threaded BLAS call
+    (a ``?syrk`` of numpy's bundled OpenBLAS where found, else of scipy's BLAS; the
+    environment variable ``PYMOO_FS_SCIPY_BLAS=1`` forces scipy's. BLAS is held to one thread
+    for the call with threadpoolctl, so nothing is oversubscribed); a single mask splits its rows over the threads. :meth:`score_flips`
     updates one mask's distance matrix by a single column per flip. Kernels are compiled on first use
     and cached on disk; ``import pymoo_fs`` compiles nothing.
 
@@ -419,14 +420,14 @@ class KNNEvaluator:
             if len(cols) == 1:
                 pred, amb = _kernels.cv_predict_one(
                     self._Xgt, self.Xc, self._raw, cols[0], self._cand, self._rows, self._row_fold, self.y,
-                    self.n_neighbors, self.n_classes, threads)
+                    self.n_neighbors, self.n_classes, threads, _kernels.USE_NUMPY_BLAS)
                 return pred[None, :], amb[None, :]
             ptr = np.zeros(len(cols) + 1, dtype=np.int64)
             ptr[1:] = np.cumsum([c.size for c in cols])
             return _kernels.cv_predict_batch(
                 self._Xgt, self.Xc, self._raw, np.concatenate(cols), ptr, self._cand, self._rows,
                 self._row_fold, self.y, self.n_neighbors, self.n_classes,
-                min(threads, len(cols)))
+                min(threads, len(cols)), _kernels.USE_NUMPY_BLAS)
 
     def _compute_flips(self, mask, features, flipped):
         from pymoo_fs.evaluation import _kernels
@@ -435,7 +436,7 @@ class KNNEvaluator:
         with _parallel_context(threads):
             order, dist, complete, G, sq, raw = _kernels.flip_tables(
                 self._Xct, self.X, np.flatnonzero(mask), self._cand, self._rows,
-                self._row_fold, _FLIP_PREFIX, threads)
+                self._row_fold, _FLIP_PREFIX, threads, _kernels.USE_NUMPY_BLAS)
             pred, amb = _kernels.flip_predict(
                 self._Xt, self._Xct, features.astype(np.int64), ~mask[features], order, dist,
                 complete, G, sq, raw, int(mask.sum()), self._cand, self._rows, self._row_fold,

@@ -1,0 +1,261 @@
+"""The compiled evaluator: float32, flips, cache, memory bound, threads, lazy compilation."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from pymoo.optimize import minimize
+from sklearn.model_selection import cross_val_score
+from sklearn.neighbors import KNeighborsClassifier
+
+from pymoo_fs.algorithms import CMDPSOFS, PSO, configure_nsga2
+from pymoo_fs.datasets import load_dataset, train_test_split
+from pymoo_fs.evaluation import EvaluatorMemoryError, KNNEvaluator
+from pymoo_fs.problems import BiObjectiveFeatureSelection, WeightedFeatureSelection
+
+
+def sklearn_score(X, y, mask, k, folds, scoring="accuracy"):
+    if not mask.any():
+        return 0.0
+    return cross_val_score(KNeighborsClassifier(k), X[:, mask], y, cv=folds,
+                           scoring=scoring).mean()
+
+
+def flipped(mask, features):
+    out = np.repeat(mask[None, :], len(features), axis=0)
+    out[np.arange(len(features)), features] ^= True
+    return out
+
+
+@pytest.fixture(scope="module")
+def musk1():
+    return train_test_split(load_dataset("musk1"), random_state=0)
+
+
+@pytest.fixture(scope="module")
+def sonar():
+    data = load_dataset("sonar")
+    return data.X, data.y
+
+
+@pytest.mark.parametrize("cv, metric", [(10, "accuracy"), (5, "balanced_accuracy"),
+                                        ("loo", "accuracy")])
+def test_float32_and_numpy_backends_equal_sklearn(musk1, rng, cv, metric):
+    X, y = musk1.X_train, musk1.y_train
+    masks = rng.random((6, X.shape[1])) < rng.choice([0.05, 0.5], size=(6, 1))
+    kw = dict(n_neighbors=3, cv=cv, metric=metric)
+    default = KNNEvaluator(X, y, **kw)
+    single = KNNEvaluator(X, y, precision="float32", **kw)
+    reference = KNNEvaluator(X, y, backend="numpy", **kw)
+    n_sk = 2 if cv == "loo" else 6
+    expected = [sklearn_score(default.X, y, m, 3, default.folds, metric) for m in masks[:n_sk]]
+    got = default.score(masks)
+    np.testing.assert_array_equal(got[:n_sk], expected)
+    np.testing.assert_array_equal(single.score(masks), got)
+    np.testing.assert_array_equal(reference.score(masks), got)
+
+
+def test_one_mask_path_equals_batch_path(musk1, rng):
+    X, y = musk1.X_train, musk1.y_train
+    masks = rng.random((5, X.shape[1])) < 0.3
+    batch = KNNEvaluator(X, y, cache_size=0).score(masks)
+    one_by_one = KNNEvaluator(X, y, cache_size=0)
+    np.testing.assert_array_equal([one_by_one.score(m)[0] for m in masks], batch)
+
+
+@pytest.mark.parametrize("density", [0.05, 0.5])
+def test_score_flips_equal_sklearn(musk1, rng, density):
+    X, y = musk1.X_train, musk1.y_train
+    ev = KNNEvaluator(X, y, n_neighbors=5, cv=10, cache_size=0)
+    mask = rng.random(ev.n_features) < density
+    mask[0] = True
+    features = rng.choice(ev.n_features, 24, replace=False)
+    got = ev.score_flips(mask, features)
+    expected = [sklearn_score(ev.X, y, m, 5, ev.folds) for m in flipped(mask, features)]
+    np.testing.assert_array_equal(got, expected)
+    # and the default "all features" set agrees with scoring the flipped masks directly
+    np.testing.assert_array_equal(
+        ev.score_flips(mask), KNNEvaluator(X, y, backend="numpy").score(
+            flipped(mask, np.arange(ev.n_features))))
+
+
+def test_score_flips_with_ties_and_leave_one_out(sonar, rng):
+    X, y = sonar
+    Xd = np.round(X * 4) / 4  # many equal distances
+    for cv in (5, "loo"):
+        ev = KNNEvaluator(Xd, y, n_neighbors=3, cv=cv, cache_size=0)
+        mask = rng.random(ev.n_features) < 0.15
+        features = np.arange(0, ev.n_features, 3 if cv == 5 else 12)
+        got = ev.score_flips(mask, features)
+        expected = [sklearn_score(ev.X, y, m, 3, ev.folds) for m in flipped(mask, features)]
+        np.testing.assert_array_equal(got, expected, err_msg=str(cv))
+        assert ev._n_uncertified > 0
+
+
+def test_score_flips_rescans_rows_past_the_sorted_prefix(rng):
+    # Base distances are tiny next to the removed feature's range, so removing it can reorder
+    # every candidate: scans run past the 64 sorted neighbours and rescan the whole row.
+    n = 160
+    X = np.column_stack([rng.random((n, 4)) * 0.01, rng.random(n)])
+    y = (X[:, 4] + 0.002 * rng.standard_normal(n) > 0.5).astype(int)
+    ev = KNNEvaluator(X, y, n_neighbors=5, cv=4, cache_size=0)
+    mask = np.ones(5, dtype=bool)
+    got = ev.score_flips(mask)
+    expected = [sklearn_score(ev.X, y, m, 5, ev.folds) for m in flipped(mask, np.arange(5))]
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_score_flips_to_and_from_the_empty_mask(sonar):
+    X, y = sonar
+    ev = KNNEvaluator(X, y, cv=5, cache_size=0)
+    single = np.zeros(ev.n_features, dtype=bool)
+    single[7] = True
+    got = ev.score_flips(single, [7, 8])
+    assert got[0] == 0.0
+    assert got[1] == sklearn_score(ev.X, y, flipped(single, [8])[0], 5, ev.folds)
+    empty = np.zeros(ev.n_features, dtype=bool)
+    got = ev.score_flips(empty, [3, 40])
+    np.testing.assert_array_equal(
+        got, [sklearn_score(ev.X, y, m, 5, ev.folds) for m in flipped(empty, [3, 40])])
+
+
+def test_score_flips_rejects_bad_input(sonar):
+    X, y = sonar
+    ev = KNNEvaluator(X, y, cv=5)
+    mask = np.zeros(ev.n_features, dtype=bool)
+    with pytest.raises(ValueError, match="one mask"):
+        ev.score_flips(np.zeros((2, ev.n_features), dtype=bool))
+    with pytest.raises(ValueError, match="in \\[0, 60\\)"):
+        ev.score_flips(mask, [60])
+    with pytest.raises(ValueError, match="feature indices"):
+        ev.score_flips(mask, [0.5])
+
+
+def test_cache_counts_hits_and_evaluations(sonar, rng):
+    X, y = sonar
+    ev = KNNEvaluator(X, y, cv=5)
+    masks = rng.random((4, ev.n_features)) < 0.3
+    batch = np.vstack([masks, masks[:2], np.zeros((1, ev.n_features), dtype=bool)])
+    first = ev.score(batch)
+    assert (ev.n_evaluations, ev.n_cache_hits) == (4, 3)  # 2 repeats + 1 empty
+    np.testing.assert_array_equal(first[4:6], first[:2])
+    again = ev.score(masks)
+    np.testing.assert_array_equal(again, first[:4])
+    assert (ev.n_evaluations, ev.n_cache_hits) == (4, 7)
+    # flips are cached too, and a flip already scored is a hit
+    ev.score_flips(masks[0], [0, 1])
+    assert ev.n_evaluations == 6
+    ev.score(flipped(masks[0], [0]))
+    assert (ev.n_evaluations, ev.n_cache_hits) == (6, 8)
+    ev.clear_cache()
+    ev.score(masks[:1])
+    assert ev.n_evaluations == 7
+
+
+def test_cache_is_bounded_lru(sonar, rng):
+    X, y = sonar
+    ev = KNNEvaluator(X, y, cv=5, cache_size=2)
+    a, b, c = rng.random((3, ev.n_features)) < 0.3
+    ev.score(a), ev.score(b), ev.score(a), ev.score(c)  # b is least recently used
+    assert len(ev._cache) == 2
+    ev.score(a)
+    assert ev.n_cache_hits == 2
+    ev.score(b)
+    assert ev.n_evaluations == 4
+    off = KNNEvaluator(X, y, cv=5, cache_size=0)
+    off.score(a), off.score(a)
+    assert (off.n_evaluations, off.n_cache_hits) == (2, 0)
+
+
+def test_memory_limit_raises_a_clear_error(sonar):
+    X, y = sonar
+    with pytest.raises(EvaluatorMemoryError, match="memory_limit"):
+        KNNEvaluator(X, y, cv=5, memory_limit=100_000)
+    assert issubclass(EvaluatorMemoryError, MemoryError)
+    ev = KNNEvaluator(X, y, cv=5, n_threads=1)
+    assert ev.memory_estimate >= 8 * X.shape[0] ** 2
+    assert KNNEvaluator(X, y, cv=5, n_threads=2).memory_estimate > ev.memory_estimate
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(precision="float16"), "precision"),
+    (dict(backend="cuda"), "backend"),
+    (dict(cache_size=-1), "cache_size"),
+    (dict(n_threads=0), "n_threads"),
+    (dict(memory_limit=-5), "memory_limit"),
+])
+def test_invalid_options(sonar, kwargs, match):
+    X, y = sonar
+    with pytest.raises(ValueError, match=match):
+        KNNEvaluator(X, y, cv=5, **kwargs)
+
+
+def test_thread_count_does_not_change_scores(musk1, rng):
+    X, y = musk1.X_train, musk1.y_train
+    masks = rng.random((7, X.shape[1])) < 0.4
+    one = KNNEvaluator(X, y, n_threads=1).score(masks)
+    np.testing.assert_array_equal(KNNEvaluator(X, y, n_threads=2).score(masks), one)
+
+
+def test_import_compiles_nothing():
+    code = (
+        "import pymoo_fs, pymoo_fs.evaluation, pymoo_fs.problems, pymoo_fs.algorithms\n"
+        "from pymoo_fs.evaluation import _kernels\n"
+        "import numba\n"
+        "fns = [getattr(m, n) for m in (_kernels,) for n in dir(m)]\n"
+        "jitted = [f for f in fns if isinstance(f, numba.core.registry.CPUDispatcher)]\n"
+        "assert jitted, 'no kernels found'\n"
+        "print(sum(len(f.signatures) for f in jitted))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "0"
+
+
+class CountingEvaluator(KNNEvaluator):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.calls = 0
+
+    def score(self, masks):
+        self.calls += 1
+        return super().score(masks)
+
+
+@pytest.mark.parametrize("make, problem_cls", [
+    (lambda: CMDPSOFS(pop_size=10), BiObjectiveFeatureSelection),
+    (lambda: configure_nsga2(pop_size=10), BiObjectiveFeatureSelection),
+    (lambda: PSO(pop_size=10), WeightedFeatureSelection),
+])
+def test_algorithms_evaluate_a_generation_in_one_call(sonar, make, problem_cls):
+    X, y = sonar
+    ev = CountingEvaluator(X, y, cv=3)
+    res = minimize(problem_cls(ev), make(), ("n_gen", 6), seed=1)
+    assert ev.calls == 6
+    assert ev.n_evaluations + ev.n_cache_hits == res.algorithm.evaluator.n_eval == 60
+
+
+def test_scipy_blas_fallback_is_exact():
+    # Where numpy's bundled OpenBLAS is not found, the kernels use scipy's BLAS instead.
+    code = (
+        "import numpy as np\n"
+        "from sklearn.model_selection import cross_val_score\n"
+        "from sklearn.neighbors import KNeighborsClassifier\n"
+        "from pymoo_fs.datasets import load_dataset\n"
+        "from pymoo_fs.evaluation import KNNEvaluator, _kernels\n"
+        "assert not _kernels.USE_NUMPY_BLAS\n"
+        "d = load_dataset('sonar')\n"
+        "ev = KNNEvaluator(d.X, d.y, cv=5)\n"
+        "masks = np.random.default_rng(0).random((4, 60)) < 0.4\n"
+        "ref = [cross_val_score(KNeighborsClassifier(5), ev.X[:, m], d.y, cv=ev.folds).mean()\n"
+        "       for m in masks]\n"
+        "assert np.array_equal(ev.score(masks), ref)\n"
+        "f = ev.score_flips(masks[0], [1, 2])\n"
+        "print('ok')\n"
+    )
+    env = dict(os.environ, PYMOO_FS_SCIPY_BLAS="1")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
