@@ -75,9 +75,13 @@ def main(argv=None):
     if args.write:
         path = ROOT / "benchmarks" / "RESULTS.md"
         body = path.read_text() if path.exists() else ""
-        if MARKER in body:
-            body = body[: body.index(MARKER)].rstrip("\n") + "\n"
-        path.write_text(body + text)
+        rest = ""
+        if MARKER in body:  # replace this section only; keep any section after it
+            start = body.index(MARKER)
+            after = body.find("\n## ", start + len(MARKER))
+            rest = body[after:] if after != -1 else ""
+            body = body[:start].rstrip("\n") + "\n"
+        path.write_text(body + text + rest)
         print(f"wrote {path}")
 
 

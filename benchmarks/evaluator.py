@@ -250,8 +250,9 @@ def main(argv=None):
     if args.write:
         out = Path(args.out)
         previous = out.read_text() if out.exists() else ""
-        marker = "\n## `pymoo-fs compare`"
-        tail = previous[previous.index(marker):] if marker in previous else ""
+        # keep the sections written by compare_cli.py and by hand (from the first "## ")
+        start = previous.find("\n## ")
+        tail = previous[start:] if start != -1 else ""
         out.write_text(text + tail)
         print(f"wrote {out}")
     return 0 if all(r["exact"] for r in rows) else 1
