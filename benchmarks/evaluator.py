@@ -123,11 +123,11 @@ def run(datasets, repeats, data_dir):
         for case, density in (("a: 50% features", 0.5), ("b: 10% features", 0.1)):
             masks = random_masks(rng, 30, D, density)
             rows.append(bench_case(name, case, ev, X, y, masks, masks[:n_sk],
-                                   lambda m=masks: ev.score(m), repeats, gemm))
+                                   lambda m=masks, e=ev: e.score(m), repeats, gemm))
             _report_row(rows[-1])
             if case.startswith("a"):
                 rows.append(bench_case(name, case + " (float32)", ev32, X, y, masks,
-                                       masks[:n_sk], lambda m=masks: ev32.score(m), repeats,
+                                       masks[:n_sk], lambda m=masks, e=ev32: e.score(m), repeats,
                                        gemm))
                 _report_row(rows[-1])
         base = random_masks(rng, 1, D, 0.5)[0]
@@ -137,7 +137,8 @@ def run(datasets, repeats, data_dir):
         flipped, feats = flipped[order], order  # sample for scikit-learn = first rows
         rows.append(bench_case(name, "c: all single flips", ev, X, y, flipped,
                                flipped[: min(n_sk, 20)],
-                               lambda: ev.score_flips(base, feats), repeats, gemm))
+                               lambda e=ev, b=base, f=feats: e.score_flips(b, f), repeats,
+                               gemm))
         _report_row(rows[-1])
         masks = random_masks(rng, 30, D, 0.5)
         n_loo = max(1, min(5, 3000 // X.shape[0]))

@@ -16,11 +16,12 @@ All numba code of the evaluator lives in this one module on purpose: numba inval
 cached function when its own source file changes, not when a function it calls from another
 module does, so kernels split over several files could run stale machine code.
 
-**BLAS, callable from cached kernels.** Two BLAS builds are usually at hand: numpy's bundled OpenBLAS (ILP64, CBLAS interface under
-``scipy_cblas_?syrk64_``) and scipy's (``scipy.linalg.cython_blas``). The Gram matrix is one
-``?syrk`` (half the work of a GEMM; on this project's machines a full GEMM measured 35-40 % slower
-than SYRK plus mirroring). numpy's OpenBLAS ``dsyrk`` measured about 20 % faster than scipy's,
-so it is used when found; otherwise scipy's, which every scipy provides.
+**BLAS, callable from cached kernels.** Two BLAS builds are usually at hand: numpy's bundled
+OpenBLAS (ILP64, CBLAS interface under ``scipy_cblas_?syrk64_``) and scipy's
+(``scipy.linalg.cython_blas``). The Gram matrix is one ``?syrk`` (half the work of a GEMM; on
+this project's machines a full GEMM measured 35-40 % slower than SYRK plus mirroring). numpy's
+OpenBLAS ``dsyrk`` measured 5-15 % faster than scipy's, so it is used when found; otherwise
+scipy's, which every scipy provides.
 
 A numba function holding a ctypes pointer cannot be cached (the address changes between
 processes), so the addresses are registered with LLVM under fixed symbol names at import and

@@ -112,9 +112,10 @@ class KNNEvaluator:
     threads, each computing its masks' Gram matrices with a single-threaded BLAS call
     (a ``?syrk`` of numpy's bundled OpenBLAS where found, else of scipy's BLAS; the
     environment variable ``PYMOO_FS_SCIPY_BLAS=1`` forces scipy's. BLAS is held to one thread
-    for the call with threadpoolctl, so nothing is oversubscribed); a single mask splits its rows over the threads. :meth:`score_flips`
-    updates one mask's distance matrix by a single column per flip. Kernels are compiled on first use
-    and cached on disk; ``import pymoo_fs`` compiles nothing.
+    for the call with threadpoolctl, so nothing is oversubscribed); a single mask splits its
+    rows over the threads. :meth:`score_flips` updates one mask's distance matrix by a single
+    column per flip. Kernels are compiled on first use and cached on disk; ``import pymoo_fs``
+    compiles nothing.
 
     **Memory.** About ``n_threads * (n_samples^2 + n_samples * n_features)`` float64 values of
     work arrays for :meth:`score` (one distance matrix and one gathered copy of the selected
@@ -419,8 +420,9 @@ class KNNEvaluator:
         with _parallel_context(threads):
             if len(cols) == 1:
                 pred, amb = _kernels.cv_predict_one(
-                    self._Xgt, self.Xc, self._raw, cols[0], self._cand, self._rows, self._row_fold, self.y,
-                    self.n_neighbors, self.n_classes, threads, _kernels.USE_NUMPY_BLAS)
+                    self._Xgt, self.Xc, self._raw, cols[0], self._cand, self._rows,
+                    self._row_fold, self.y, self.n_neighbors, self.n_classes, threads,
+                    _kernels.USE_NUMPY_BLAS)
                 return pred[None, :], amb[None, :]
             ptr = np.zeros(len(cols) + 1, dtype=np.int64)
             ptr[1:] = np.cumsum([c.size for c in cols])

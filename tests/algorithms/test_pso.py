@@ -100,7 +100,7 @@ def test_same_seed_identical_different_seed_different():
                        callback=rec)
         return res, rec
 
-    (a, ra), (b, rb), (c, rc) = run(5), run(5), run(6)
+    (a, ra), (b, rb), (_, rc) = run(5), run(5), run(6)
     np.testing.assert_array_equal(a.X, b.X)
     np.testing.assert_array_equal(a.F, b.F)
     for pa, pb in zip(ra.positions, rb.positions):

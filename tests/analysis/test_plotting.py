@@ -101,7 +101,8 @@ def test_plot_missing_directory_raises(tmp_path):
         (dict(train_fronts={}), "train_fronts must hold at least one algorithm"),
         (dict(train_fronts=[TRAIN["NSGA-II"]]), "train_fronts must be a dict"),
         (dict(train_fronts={"A": np.zeros((2, 3))}), r"train_fronts\['A'\] must have 2"),
-        (dict(train_fronts=TRAIN, test_fronts={"A": np.zeros(2)}), r"test_fronts\['A'\] must be 2-D"),
+        (dict(train_fronts=TRAIN, test_fronts={"A": np.zeros(2)}),
+         r"test_fronts\['A'\] must be 2-D"),
         (dict(train_fronts=TRAIN, full_error=0.1), "full_error must be a pair"),
     ],
 )

@@ -1,7 +1,6 @@
 """Exactness against scikit-learn on every benchmark dataset (about 10 s)."""
 
 import numpy as np
-import pytest
 from sklearn.model_selection import cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 
