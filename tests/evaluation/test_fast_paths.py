@@ -259,3 +259,19 @@ def test_scipy_blas_fallback_is_exact():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def test_a_new_process_loads_kernels_from_the_disk_cache():
+    code = (
+        "import numpy as np\n"
+        "from pymoo_fs.datasets import load_dataset\n"
+        "from pymoo_fs.evaluation import KNNEvaluator, _kernels\n"
+        "d = load_dataset('sonar')\n"
+        "KNNEvaluator(d.X, d.y, cv=5).score(np.random.default_rng(0).random((3, 60)) < 0.5)\n"
+        "s = _kernels.cv_predict_batch.stats\n"
+        "print(sum(s.cache_misses.values()), sum(s.cache_hits.values()))\n"
+    )
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True).stdout.split() for _ in range(2)]
+    misses, hits = map(int, runs[1])
+    assert (misses, hits) == (0, 1), runs
