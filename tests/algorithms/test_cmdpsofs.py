@@ -11,6 +11,7 @@ from pymoo.optimize import minimize
 from pymoo_fs.algorithms import CMDPSOFS, archive, cmdpsofs
 from pymoo_fs.datasets import load_dataset
 from pymoo_fs.problems import BiObjectiveFeatureSelection, WeightedFeatureSelection
+from tests.algorithms.loops import ask_and_tell, interleave
 
 
 class TradeOff(Problem):
@@ -62,19 +63,6 @@ def sonar_problem():
     return BiObjectiveFeatureSelection.from_data(data.X[:, :20], data.y, cv=3)
 
 
-def _ask_and_tell(problem, algorithm, termination, seed, before_tell=None):
-    algorithm.setup(problem, termination=termination, seed=seed)
-    while algorithm.has_next():
-        pop = algorithm.ask()
-        algorithm.evaluator.eval(problem, pop)
-        if before_tell is not None:
-            before_tell(algorithm)
-        algorithm.tell(infills=pop)
-    res = algorithm.result()
-    res.algorithm = algorithm
-    return res
-
-
 def _count_truncations(monkeypatch):
     """Wrap archive.truncate_by_crowding; return the list of (n_in, n_kept) of real removals."""
     calls = []
@@ -93,7 +81,7 @@ def _count_truncations(monkeypatch):
 # ------------------------------------------------------------------------------ contracts
 def test_minimize_and_ask_and_tell_agree(sonar_problem):
     res = minimize(sonar_problem, CMDPSOFS(pop_size=6), ("n_gen", 5), seed=2)
-    res2 = _ask_and_tell(sonar_problem, CMDPSOFS(pop_size=6), ("n_gen", 5), seed=2)
+    res2 = ask_and_tell(sonar_problem, CMDPSOFS(pop_size=6), ("n_gen", 5), seed=2)
     np.testing.assert_array_equal(res.X, res2.X)
     np.testing.assert_array_equal(res.F, res2.F)
     np.testing.assert_array_equal(res.algorithm.X_, res2.algorithm.X_)
@@ -164,17 +152,22 @@ def test_mutation_changes_only_groups_1_and_2():
     assert all(20 < n < 200 for n in per_group), per_group
 
 
+def _first_move(alg, problem, seed):
+    """Evaluate the initial swarm, make the first move; return the positions without mutation."""
+    alg.setup(problem, termination=("n_gen", 3), seed=seed)
+    pop = alg.ask()
+    alg.evaluator.eval(problem, pop)
+    alg.tell(infills=pop)
+    previous = alg.X_.copy()
+    alg.ask()
+    return np.clip(previous + alg.V_, 0.0, 1.0)
+
+
 def test_mutation_rate_zero_and_one():
     problem = TradeOff(10)
     for rate in (0.0, 1.0):
         alg = CMDPSOFS(pop_size=6, mutation_rate=rate, mutation_groups="modulo", vmax=0.3)
-        alg.setup(problem, termination=("n_gen", 3), seed=0)
-        pop = alg.ask()
-        alg.evaluator.eval(problem, pop)
-        alg.tell(infills=pop)
-        previous = alg.X_.copy()
-        alg.ask()
-        plain = np.clip(previous + alg.V_, 0.0, 1.0)
+        plain = _first_move(alg, problem, seed=0)
         same = np.isclose(alg.X_, plain, rtol=0, atol=1e-12)
         assert np.all(same[alg.groups_ == 0])
         if rate == 0.0:
@@ -188,13 +181,7 @@ def test_uniform_mutation_variants(uniform):
     problem = TradeOff(8)
     alg = CMDPSOFS(pop_size=3, mutation_rate=1.0, mutation_groups="modulo", vmax=0.2,
                    uniform_mutation=uniform)
-    alg.setup(problem, termination=("n_gen", 3), seed=5)
-    pop = alg.ask()
-    alg.evaluator.eval(problem, pop)
-    alg.tell(infills=pop)
-    previous = alg.X_.copy()
-    alg.ask()
-    plain = np.clip(previous + alg.V_, 0.0, 1.0)[1]
+    plain = _first_move(alg, problem, seed=5)[1]
     step = alg.X_[1] - plain
     assert np.all((alg.X_[1] >= 0) & (alg.X_[1] <= 1))
     if uniform == "perturb":
@@ -426,16 +413,10 @@ def test_parameters_unchanged_after_run():
 
 def test_two_instances_share_no_state():
     problem = TradeOff(12)
-    solo = [_ask_and_tell(problem, CMDPSOFS(pop_size=5), ("n_gen", 6), seed=s) for s in (1, 2)]
+    solo = [ask_and_tell(problem, CMDPSOFS(pop_size=5), ("n_gen", 6), seed=s) for s in (1, 2)]
     a, b = CMDPSOFS(pop_size=5), CMDPSOFS(pop_size=5)
     assert a.output is not b.output and a.evaluator is not b.evaluator
-    a.setup(problem, termination=("n_gen", 6), seed=1)
-    b.setup(problem, termination=("n_gen", 6), seed=2)
-    while a.has_next():
-        for alg in (a, b):
-            pop = alg.ask()
-            alg.evaluator.eval(problem, pop)
-            alg.tell(infills=pop)
+    interleave(problem, [a, b], seeds=(1, 2), n_gen=6)
     for alg, res in zip((a, b), solo):
         np.testing.assert_array_equal(alg.result().F, res.F)
         np.testing.assert_array_equal(alg.X_, res.algorithm.X_)

@@ -11,6 +11,7 @@ from pymoo.optimize import minimize
 from pymoo_fs.algorithms import PSO, swarm
 from pymoo_fs.datasets import load_dataset
 from pymoo_fs.problems import BiObjectiveFeatureSelection, WeightedFeatureSelection
+from tests.algorithms.loops import ask_and_tell, interleave
 
 
 class Target(Problem):
@@ -57,14 +58,7 @@ def sonar_problem():
 
 
 def _ask_and_tell(problem, algorithm, n_gen, seed):
-    algorithm.setup(problem, termination=("n_gen", n_gen), seed=seed)
-    while algorithm.has_next():
-        pop = algorithm.ask()
-        algorithm.evaluator.eval(problem, pop)
-        algorithm.tell(infills=pop)
-    res = algorithm.result()
-    res.algorithm = algorithm
-    return res
+    return ask_and_tell(problem, algorithm, ("n_gen", n_gen), seed)
 
 
 def test_minimize_and_ask_and_tell_agree(sonar_problem):
@@ -272,13 +266,7 @@ def test_two_instances_share_no_state():
     solo = [_ask_and_tell(problem, PSO(pop_size=4), 5, seed=s) for s in (1, 2)]
     a, b = PSO(pop_size=4), PSO(pop_size=4)
     assert a.output is not b.output and a.evaluator is not b.evaluator
-    a.setup(problem, termination=("n_gen", 5), seed=1)
-    b.setup(problem, termination=("n_gen", 5), seed=2)
-    while a.has_next():  # interleaved, generation by generation
-        for alg in (a, b):
-            pop = alg.ask()
-            alg.evaluator.eval(problem, pop)
-            alg.tell(infills=pop)
+    interleave(problem, [a, b], seeds=(1, 2), n_gen=5)
     for alg, res in zip((a, b), solo):
         np.testing.assert_array_equal(alg.result().X, res.X)
         np.testing.assert_array_equal(alg.X_, res.algorithm.X_)
