@@ -1,7 +1,12 @@
 """The ``pymoo-fs`` command line (also ``python -m pymoo_fs``)."""
 
 import argparse
+import contextlib
+import os
+import signal
 import sys
+import tempfile
+import warnings
 from pathlib import Path
 
 from pymoo_fs import __version__
@@ -47,11 +52,43 @@ def build_parser():
                    help="generations per run (the first is the initial population)")
     p.add_argument("--pop-size", type=int, default=30, help="population / swarm size")
     p.add_argument("--seed", type=int, default=0,
-                   help="seed of the split and folds; run r uses seed + r")
+                   help="seed of the split and folds; each run's seed is derived from it and the run index")
     p.add_argument("--n-neighbors", type=int, default=5, help="k of the KNN wrapper")
     p.add_argument("--folds", default="10", help="inner cross-validation folds, or 'loo'")
     p.add_argument("--test-size", type=float, default=0.3, help="fraction held out for testing")
     p.add_argument("--out", default="pymoo-fs-results", help="output directory")
+
+    p = sub.add_parser(
+        "study",
+        help="run a study (algorithms x datasets x runs) from a TOML spec; resumable",
+        description="Run every run of a study that its directory does not hold yet: "
+                    "algorithms x datasets x independent runs under one protocol and budget, "
+                    "as the TOML spec says. Each finished run is stored at once, so a stopped "
+                    "study resumes where it stopped when the same command is run again.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument("spec", help="the study's TOML file")
+    p.add_argument("--out", default=None,
+                   help="study directory (default: the spec's name, beside the spec)")
+    p.add_argument("--jobs", type=int, default=1,
+                   help="local worker processes (-1: one per core); threads are shared out")
+    p.add_argument("--scheduler", default=None,
+                   help="run on Dask: 'local' starts a LocalCluster of --jobs workers; else "
+                        "the address of a running scheduler (tcp://host:8786)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    p = sub.add_parser(
+        "report",
+        help="write the HTML report and Markdown tables of a study directory",
+        description="Read a study directory and write report.html (tables and figures "
+                    "embedded) and report.md; an unfinished study is reported as far as it "
+                    "goes, with its missing runs listed.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument("study", help="a study directory made by 'pymoo-fs study'")
+    p.add_argument("--out", default=None, help="report directory (default: STUDY/report)")
+    p.add_argument("--no-tsne", action="store_true",
+                   help="skip the t-SNE views (the slowest figures on large datasets)")
     return parser
 
 
@@ -66,10 +103,89 @@ def main(argv=None):
     Returns
     -------
     status : int
-        0 on success, 2 on a bad option or dataset (after a one-line message on stderr).
+        0 on success. Otherwise the process exits (:class:`SystemExit`) after a one-line
+        message on stderr: 2 for a bad option, dataset or output directory (found before any
+        run), 1 when the results cannot be written, 130 when interrupted (Ctrl-C).
+
+    Notes
+    -----
+    While ``compare`` works, Ctrl-C (SIGINT) is only recorded; the command stops at the next
+    safe point (before each run, after each generation, between the output files) with
+    "interrupted; nothing written" and status 130, leaving the output directory as it was.
+    A second Ctrl-C stops at once during the runs and the kernels' compilation (nothing is on
+    disk then); while the outputs are written it is deferred like the first, so no file is
+    ever left half-written. The previous SIGINT handler is restored on return. Warnings
+    (e.g. a CSV file read without a header row) are printed as one line each, and the first
+    compilation of the evaluator's kernels is announced, as it takes about 20 s.
     """
     parser = build_parser()
     args = parser.parse_args(argv)
+    command = {"compare": _compare, "study": _study, "report": _report}[args.command]
+    guard = _InterruptGuard(args.command)
+    try:
+        with guard, _one_line_warnings(args.command), _compile_notice():
+            return command(parser, args, guard)
+    except KeyboardInterrupt:  # a Ctrl-C before the guard was installed, or from its checks
+        parser.exit(130, f"\n{guard.message}\n")
+
+
+_INTERRUPTED = "pymoo-fs compare: interrupted; nothing written"
+
+
+def _study(parser, args, guard):
+    from pymoo_fs.studies import StudySpecError, load_study, plan_runs, prepare_study, run_study
+
+    try:
+        spec = load_study(args.spec)
+        out = Path(args.out) if args.out else Path(args.spec).resolve().parent / spec.name
+        store = prepare_study(spec, out)
+    except (StudySpecError, ValueError) as exc:
+        parser.exit(2, f"pymoo-fs study: error: {_one_line(exc)}\n")
+    except OSError as exc:
+        parser.exit(2, f"pymoo-fs study: error: cannot write the study directory: "
+                       f"{_one_line(exc)}\n")
+    total = len(plan_runs(spec))
+    guard.message = (f"pymoo-fs study: interrupted; {{done}} of {total} runs are stored in "
+                     f"{str(out)!r}; run the same command to resume")
+    guard.done = lambda: sum(store.has(k) for k in plan_runs(spec))
+    guard.stop_at_once = True  # every finished run is already on disk
+    try:
+        run_study(spec, out, n_jobs=args.jobs, scheduler=args.scheduler,
+                  progress=not args.quiet, check=guard.check)
+    except KeyboardInterrupt:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a worker stopped by the same Ctrl-C, or a bad value
+        if guard.interrupted:
+            raise KeyboardInterrupt from None
+        if isinstance(exc, ValueError):
+            parser.exit(2, f"pymoo-fs study: error: {_one_line(exc)}\n")
+        raise
+    print(f"{total} runs stored in {out}; write the report with: pymoo-fs report {out}")
+    return 0
+
+
+def _report(parser, args, guard):
+    from pymoo_fs.studies.report import write_report
+
+    study = Path(args.study)
+    if not (study / "study.json").is_file():
+        parser.exit(2, f"pymoo-fs report: error: {str(study)!r} is not a study directory (no "
+                       f"study.json)\n")
+    out = Path(args.out) if args.out else study / "report"
+    guard.message = "pymoo-fs report: interrupted; the report was not written"
+    try:
+        paths = write_report(study, out, tsne=not args.no_tsne, check=guard.check)
+    except OSError as exc:
+        parser.exit(1, f"pymoo-fs report: error: cannot write the report to {str(out)!r}: "
+                       f"{_one_line(exc)}\n")
+    print(f"wrote {paths['html']} and {paths['markdown']}")
+    if paths["missing"]:
+        print(f"the study is unfinished: {paths['missing']} runs are missing (listed in the "
+              f"report)")
+    return 0
+
+
+def _compare(parser, args, guard):
     from pymoo_fs.comparison import ConsoleProgress, format_table, prepare, run, write_results
 
     folds = args.folds if args.folds == "loo" else _int_or_none(args.folds)
@@ -87,18 +203,61 @@ def main(argv=None):
             data_dir=args.data_dir,
         )
     except ValueError as exc:
-        parser.exit(2, f"pymoo-fs compare: error: {exc}\n")
+        parser.exit(2, f"pymoo-fs compare: error: {_one_line(exc)}\n")
+    guard.check()
+    created = _writable_out(parser, out)
+    guard.cleanups.append(lambda: _remove_empty(created))
     try:
-        comparison = run(setup, progress=ConsoleProgress())
-    except KeyboardInterrupt:
-        parser.exit(130, "\npymoo-fs compare: interrupted; nothing written\n")
-    try:
-        paths = write_results(comparison, out)
-    except OSError as exc:
-        parser.exit(1, f"pymoo-fs compare: error: cannot write results to {str(out)!r}: {exc}\n")
+        comparison = run(setup, progress=_CheckedProgress(ConsoleProgress(), guard.check))
+        guard.check()
+        guard.stop_at_once = False  # from here on files are written: never stop mid-file
+        try:
+            paths = write_results(comparison, out, check=guard.check)
+        except OSError as exc:
+            parser.exit(1, f"pymoo-fs compare: error: cannot write results to {str(out)!r}: "
+                           f"{_one_line(exc)}\n")
+    except BaseException:  # interrupted, or exiting: leave no directory made for nothing
+        _remove_empty(created)
+        raise
+    if guard.interrupted:  # Ctrl-C while the finished files were moved into place
+        parser.exit(130, f"pymoo-fs compare: interrupted after the results were written to "
+                         f"{str(out)!r}\n")
     print(format_table(comparison))
     print(f"\nwrote {paths['results']}, {paths['fronts']} and {paths['figure']}")
     return 0
+
+
+def _writable_out(parser, out):
+    """Create ``out`` if needed and prove it writable; exit 2 otherwise.
+
+    Returns the directories created (innermost first), to be removed again if nothing ends up
+    in them.
+    """
+    missing = [p for p in (out, *out.parents) if not p.exists()]
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".pymoo-fs-probe-", dir=out)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        _remove_empty(missing)
+        reason = exc.strerror or _one_line(exc)
+        parser.exit(2, f"pymoo-fs compare: error: argument --out: cannot write to "
+                       f"{str(out)!r}: {reason}\n")
+    return missing
+
+
+def _remove_empty(directories):
+    """Remove the directories the command created, innermost first, while they are empty."""
+    for directory in directories:
+        try:
+            directory.rmdir()
+        except OSError:
+            return
+
+
+def _one_line(exc):
+    return " ".join(str(exc).split())
 
 
 def _int_or_none(text):
@@ -106,6 +265,146 @@ def _int_or_none(text):
         return int(text)
     except ValueError:
         return None
+
+
+class _CheckedProgress:
+    """A progress callback that first stops the run if Ctrl-C was pressed (a safe point)."""
+
+    def __init__(self, progress, check):
+        self.progress, self.check = progress, check
+
+    def __call__(self, event, **info):
+        self.check()
+        self.progress(event, **info)
+
+
+class _InterruptGuard:
+    """Record SIGINT instead of raising it anywhere; raise it at safe points (:meth:`check`).
+
+    A ``KeyboardInterrupt`` raised by Python's own handler can land inside a compiled kernel's
+    return (numba then fails with ``SystemError``), inside numba's compiler (which lost it) or
+    between two output files. Here the first Ctrl-C only sets a flag and says that the command
+    is stopping; a second one, while ``stop_at_once`` holds, runs ``cleanups`` and exits with
+    status 130 at once (an impatient user during a long compilation). Outside the main thread
+    nothing is installed and Ctrl-C keeps Python's behaviour.
+    """
+
+    def __init__(self, command="compare"):
+        self.command = command
+        self.count = 0
+        self.stop_at_once = True
+        self.cleanups = []
+        self.done = None
+        self._message = _INTERRUPTED if command == "compare" else (
+            f"pymoo-fs {command}: interrupted")
+        self._installed = False
+        self._previous = None
+
+    @property
+    def message(self):
+        """str: what the command says when it stops on Ctrl-C."""
+        if self.done is not None and "{done}" in self._message:
+            return self._message.format(done=self.done())
+        return self._message
+
+    @message.setter
+    def message(self, text):
+        self._message = text
+
+    @property
+    def interrupted(self):
+        """bool: whether Ctrl-C was pressed since the guard was installed."""
+        return self.count > 0
+
+    def __enter__(self):
+        try:
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+            self._installed = True
+        except ValueError:  # not the main thread of the main interpreter
+            pass
+        return self
+
+    def __exit__(self, *exc):
+        if self._installed:
+            previous = self._previous if self._previous is not None else signal.SIG_DFL
+            signal.signal(signal.SIGINT, previous)
+        return False
+
+    def _handle(self, signum, frame):
+        self.count += 1
+        if self.count == 1:
+            _say(f"\npymoo-fs {self.command}: stopping at the next safe point "
+                 "(press Ctrl-C again to stop at once) ...")
+        elif self.stop_at_once:
+            for cleanup in self.cleanups:
+                try:
+                    cleanup()
+                except Exception:  # noqa: BLE001 - exiting anyway
+                    pass
+            try:
+                message = self.message
+            except Exception:  # noqa: BLE001 - exiting anyway
+                message = f"pymoo-fs {self.command}: interrupted"
+            _say(message)
+            os._exit(130)
+
+    def check(self):
+        """Raise ``KeyboardInterrupt`` if Ctrl-C was pressed."""
+        if self.count:
+            raise KeyboardInterrupt
+
+
+def _say(line):
+    """Write a line to stderr from a signal handler (no buffered stream, so no reentrancy)."""
+    try:
+        os.write(2, (line + "\n").encode())
+    except OSError:
+        pass
+
+
+@contextlib.contextmanager
+def _one_line_warnings(command="compare"):
+    """Show warnings as ``pymoo-fs COMMAND: warning: ...``, one line each."""
+    def show(message, category, filename, lineno, file=None, line=None):
+        stream = sys.stderr if file is None else file
+        stream.write(f"pymoo-fs {command}: warning: {_one_line(message)}\n")
+        stream.flush()
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        yield
+
+
+@contextlib.contextmanager
+def _compile_notice():
+    """Say on stderr, once, when the evaluator's kernels are compiled (not loaded from cache).
+
+    numba broadcasts a ``"numba:compile"`` event exactly when a dispatcher compiles, i.e.
+    after its on-disk cache missed, so the notice appears only when compiling really happens
+    and whatever the kernels are called. Without numba's event API, nothing is said.
+    """
+    try:
+        from numba.core import event
+    except ImportError:  # pragma: no cover - numba is a dependency
+        yield
+        return
+
+    class Notice(event.Listener):
+        said = False
+
+        def on_start(self, ev):
+            dispatcher = (ev.data or {}).get("dispatcher")
+            module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+            if not self.said and module.startswith("pymoo_fs."):
+                self.said = True
+                sys.stderr.write("compiling the evaluator's kernels (once; about 20 s) ...\n")
+                sys.stderr.flush()
+
+        def on_end(self, ev):
+            pass
+
+    with event.install_listener("numba:compile", Notice()):
+        yield
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,28 +1,32 @@
 """Compare feature-selection algorithms on one dataset: runs, indicators, files, figure.
 
-This is the library side of ``pymoo-fs compare``: :func:`compare` runs every algorithm several
-times on one stratified train/test split and measures the training and test fronts with HV and
-IGD; :func:`write_results` writes the CSV files and the figure; :func:`format_table` makes the
-summary table.
+This is the library side of ``pymoo-fs compare``, a small study (:mod:`pymoo_fs.studies`) kept
+in memory: :func:`prepare` turns its arguments into a :class:`~pymoo_fs.studies.StudySpec` (one
+dataset, a 70/30 hold-out protocol, the bi-objective problem, a generation budget) and checks
+it; :func:`run` makes the study's runs with the study runner and measures the training and test
+fronts with HV and IGD; :func:`write_results` writes the CSV files and the figure;
+:func:`format_table` makes the summary table.
 """
 
+import contextlib
 import csv
 import os
+import shutil
+import signal
 import sys
-import time
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from pymoo.core.callback import Callback
-from pymoo.optimize import minimize
 
-from pymoo_fs.algorithms.registry import canonical_name, make_algorithm, n_objectives
+from pymoo_fs._validation import check_int, check_seed
+from pymoo_fs.algorithms.registry import canonical_name, n_objectives
 from pymoo_fs.analysis import best_front, hypervolume, igd, nondominated, plot_fronts
 from pymoo_fs.analysis import reference_front
-from pymoo_fs.datasets import load_dataset, train_test_split
-from pymoo_fs.evaluation import KNNEvaluator
-from pymoo_fs.problems import BiObjectiveFeatureSelection
+from pymoo_fs.studies import AlgorithmSpec, Budget, Protocol, StudySpec, StudySpecError
+from pymoo_fs.studies.runner import check_study, execute_run, plan_runs, problem_of
 
 DEFAULT_ALGORITHMS = ("CMDPSOFS", "NSGA-II", "SPEA2")
 
@@ -40,7 +44,7 @@ class RunResult:
     ----------
     algorithm : str
     run : int
-        0-based run index; the run's seed is ``seed + run``.
+        0-based run index; the run's seed is :func:`pymoo_fs.seeds.run_seed` ``(seed, run)``.
     masks : ndarray of bool, shape (n_front, D)
         The returned front's feature subsets.
     F_train : ndarray of float64, shape (n_front, 2)
@@ -110,17 +114,18 @@ class Setup:
 
     Attributes
     ----------
+    spec : StudySpec
+        The comparison as a study: one dataset, the algorithms, runs, budget and protocol.
     problem : BiObjectiveFeatureSelection
-        On the scaled training part, with the test part attached.
-    dataset : Dataset
+        The study's problem: on the scaled training part, with the test part attached.
     algorithms : list of str
         Canonical algorithm names.
     settings : dict
         The arguments of :func:`prepare`.
     """
 
-    problem: BiObjectiveFeatureSelection
-    dataset: object
+    spec: StudySpec
+    problem: object
     algorithms: list
     settings: dict
 
@@ -144,7 +149,8 @@ def prepare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=
     pop_size : int, default=30
         Population or swarm size.
     seed : int, default=0
-        Seed of the split, of the inner folds and (plus the run index) of each run.
+        Seed of the split, of the inner folds and, through :func:`pymoo_fs.seeds.run_seed`, of
+        each run; an int in [0, 2**32 - 1].
     n_neighbors : int, default=5
         k of the KNN wrapper.
     cv : int or "loo", default=10
@@ -161,37 +167,60 @@ def prepare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=
     Raises
     ------
     ValueError
-        For an unknown or unreadable dataset, an unknown or single-objective algorithm, a
-        non-positive ``runs``, ``generations`` below 2, ``pop_size`` below 2, or evaluator
+        For an unknown or unreadable dataset, an unknown or single-objective algorithm, an
+        algorithm named twice (also under two spellings, ``nsga2`` and ``NSGA-II``), a
+        non-positive ``runs``, ``generations`` below 2, ``pop_size`` below 2, a ``seed`` that
+        is not an int in [0, 2**32 - 1], a ``test_size`` that leaves a part too small for one
+        sample per class (see :func:`pymoo_fs.datasets.train_test_split`), or evaluator
         settings the data cannot support (e.g. a class smaller than ``cv``).
     """
     names = [canonical_name(a) for a in algorithms]
     if not names:
         raise ValueError("algorithms must name at least one algorithm")
+    _reject_duplicates(algorithms, names)
+    check_seed("seed", seed)
     for name in names:
         if n_objectives(name) != 2:
             raise ValueError(f"{name} is single-objective; compare needs bi-objective algorithms")
-    for label, value, low in (("runs", runs, 1), ("generations", generations, 2),
-                              ("pop_size", pop_size, 2)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-            raise ValueError(f"{label} must be an int >= {low}, got {value!r}")
-    data = load_dataset(dataset, data_dir=data_dir)
-    split = train_test_split(data, test_size=test_size, random_state=seed)
-    evaluator = KNNEvaluator(split.X_train, split.y_train, n_neighbors=n_neighbors, cv=cv,
-                             random_state=seed)
-    problem = BiObjectiveFeatureSelection(evaluator, X_test=split.X_test, y_test=split.y_test)
+    check_int("runs", runs, low=1)
+    check_int("generations", generations, low=2)
+    check_int("pop_size", pop_size, low=2)
+    protocol = Protocol("compare", split="holdout", test_size=test_size, scaling="minmax",
+                        n_neighbors=n_neighbors, inner_cv=cv, scoring="accuracy",
+                        objective="pareto")
+    spec = StudySpec(name="compare", datasets=[str(dataset)], runs=runs, seed=seed,
+                     algorithms=[AlgorithmSpec(n, {"pop_size": pop_size}) for n in names],
+                     budget=Budget(n_gen=generations), protocol=protocol, data_dir=data_dir)
+    try:
+        check_study(spec)
+    except StudySpecError as exc:  # name the problem without the study's wording
+        raise ValueError(str(exc).split(": ", 1)[-1]) from None
     settings = dict(dataset=str(dataset), algorithms=names, runs=runs, generations=generations,
                     pop_size=pop_size, seed=seed, n_neighbors=n_neighbors, cv=cv,
                     test_size=test_size)
-    return Setup(problem, data, names, settings)
+    return Setup(spec, problem_of(spec, spec.datasets[0]), names, settings)
+
+
+def _reject_duplicates(given, names):
+    """Refuse an algorithm listed twice: both runs would repeat each other, seed for seed."""
+    first = {}
+    for spelling, name in zip(given, names):
+        if name in first:
+            also = "" if first[name] == spelling else f" (as {first[name]!r} and {spelling!r})"
+            raise ValueError(
+                f"algorithms lists {name} twice{also}: each algorithm runs once per "
+                "comparison; use runs for repeated runs"
+            )
+        first[name] = spelling
 
 
 def run(setup, progress=None):
     """Run a prepared comparison and measure its fronts.
 
     Each algorithm minimises (inner-CV KNN error, selection ratio) on the training part,
-    ``runs`` times with seeds ``seed, seed + 1, ...``; each returned front is re-scored on the
-    test part; HV (reference point (1, 1)) and IGD (reference: the non-dominated union of all
+    ``runs`` times, each run with its own seed derived from ``seed`` and the run's identity
+    (:func:`pymoo_fs.studies.execute_run`, the same code as a study's runs, with the evaluator's
+    cache emptied before each run); each returned front is re-scored on the test part; HV (reference point (1, 1)) and IGD (reference: the non-dominated union of all
     runs' fronts) are computed on the training and on the test fronts.
 
     Parameters
@@ -215,24 +244,28 @@ def run(setup, progress=None):
     if problem.n_var > 1:
         warm[0, 0] = warm[1, 1] = False  # two distinct masks, scored as a batch
     problem.evaluator.score(warm)
+    keys = plan_runs(setup.spec)
     results = []
-    total = len(setup.algorithms) * s["runs"]
-    for name in setup.algorithms:
-        for r in range(s["runs"]):
-            if progress:
-                progress("run_start", algorithm=name, run=r, index=len(results), total=total)
-            problem.evaluator.clear_cache()  # each run pays for its own evaluations
-            results.append(_one_run(problem, name, r, s["pop_size"], s["generations"],
-                                    s["seed"], progress))
-            if progress:
-                progress("run_end", result=results[-1], index=len(results), total=total)
+    for index, key in enumerate(keys):
+        if progress:
+            progress("run_start", algorithm=key.algorithm, run=key.run, index=index,
+                     total=len(keys))
+        callback = _GenerationCallback(progress, key.algorithm, key.run, s["generations"])
+        record, seconds = execute_run(setup.spec, key, callback=callback if progress else None)
+        masks = np.zeros((len(record["features"]), problem.n_var), dtype=bool)
+        for i, features in enumerate(record["features"]):
+            masks[i, features] = True
+        results.append(RunResult(key.algorithm, key.run, masks, np.array(record["F_train"]),
+                                 np.array(record["F_test"]), record["n_eval"], seconds))
+        if progress:
+            progress("run_end", result=results[-1], index=len(results), total=len(keys))
     ref_train = reference_front([r.F_train for r in results])
     ref_test = reference_front([nondominated(r.F_test) for r in results])
     for r in results:
         r.hv_train, r.igd_train = hypervolume(r.F_train), igd(r.F_train, ref_train)
         r.hv_test, r.igd_test = hypervolume(r.F_test), igd(r.F_test, ref_test)
-    return Comparison(setup.dataset.name, problem.n_var, results, ref_train, ref_test,
-                      full_error, dict(s))
+    name = plan_runs(setup.spec)[0].dataset
+    return Comparison(name, problem.n_var, results, ref_train, ref_test, full_error, dict(s))
 
 
 def compare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=100,
@@ -261,20 +294,6 @@ def compare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=
     setup = prepare(dataset, algorithms, runs, generations, pop_size, seed, n_neighbors, cv,
                     test_size, data_dir)
     return run(setup, progress)
-
-
-def _one_run(problem, name, run, pop_size, generations, seed, progress):
-    # pymoo calls algorithm.callback unconditionally: pass one only when there is one
-    extra = {"callback": _GenerationCallback(progress, name, run, generations)} if progress else {}
-    start = time.perf_counter()
-    res = minimize(problem, make_algorithm(name, pop_size=pop_size), ("n_gen", generations),
-                   seed=seed + run, copy_algorithm=False, **extra)
-    seconds = time.perf_counter() - start
-    masks = np.atleast_2d(np.asarray(res.X, dtype=bool))
-    F_train = np.atleast_2d(res.F)
-    F_test = problem.holdout_objectives(masks)
-    return RunResult(name, run, masks, F_train, F_test, int(res.algorithm.evaluator.n_eval),
-                     seconds)
 
 
 class _GenerationCallback(Callback):
@@ -362,20 +381,33 @@ def _mean_std(values):
     return f"{v.mean():.4f} ± {std:.4f}"
 
 
-def write_results(comparison, out_dir):
-    """Write ``results.csv``, ``fronts.csv`` and ``fronts.png`` into ``out_dir``.
+def write_results(comparison, out_dir, check=None):
+    """Write ``results.csv``, ``fronts.csv`` and ``fronts.png`` into ``out_dir``, all or none.
 
     Parameters
     ----------
     comparison : Comparison
     out_dir : path
-        Created if missing. Each file is written to a temporary name first and then renamed,
-        so an interrupted call leaves no half-written file.
+        Created if missing. The three files are first written into a temporary directory
+        inside it (``.pymoo-fs-write-*``) and moved into place together at the end, so a call
+        that fails or is interrupted leaves the previous results (if any) as they were, and
+        no half-written or temporary file.
+    check : callable, optional
+        Called with no argument before each file is written and once more before the files
+        are moved into place; an exception it raises (e.g. ``KeyboardInterrupt`` for a
+        recorded Ctrl-C) abandons the write as above and propagates. The command line uses it
+        to stop at a safe point.
 
     Returns
     -------
     paths : dict
         ``{"results": Path, "fronts": Path, "figure": Path}``.
+
+    Raises
+    ------
+    OSError
+        If ``out_dir`` cannot be created or written, or one of the three names is taken by a
+        directory (checked before anything is written).
 
     Notes
     -----
@@ -385,9 +417,19 @@ def write_results(comparison, out_dir):
     algorithm, the non-dominated union of its runs' fronts on the training data (inner-CV
     error) and on the test data (hold-out error, non-dominance recomputed on it), with the
     all-features error as a dashed line.
+
+    The three files are moved into place by three renames within one directory, during which
+    a Ctrl-C (SIGINT) is held back and delivered right after (when called from the main
+    thread), so the directory holds the old set of files or the new one; only a process
+    killed outright between two renames could leave a mix.
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    paths = {"results": out / "results.csv", "fronts": out / "fronts.csv",
+             "figure": out / "fronts.png"}
+    for path in paths.values():
+        if path.is_dir():
+            raise IsADirectoryError(f"cannot write {path}: it is a directory")
     rows = [[r.algorithm, r.run, r.hv_train, r.igd_train, r.hv_test, r.igd_test, r.n_eval,
              round(r.seconds, 3), r.F_train.shape[0]] for r in comparison.runs]
     front_rows = []
@@ -396,31 +438,54 @@ def write_results(comparison, out_dir):
             idx = np.flatnonzero(mask)
             front_rows.append([r.algorithm, r.run, idx.size, f_tr[1], f_tr[0], f_te[0],
                                " ".join(map(str, idx))])
-    paths = {"results": out / "results.csv", "fronts": out / "fronts.csv",
-             "figure": out / "fronts.png"}
-    _write_csv_atomic(paths["results"], RESULT_COLUMNS, rows)
-    _write_csv_atomic(paths["fronts"], FRONT_COLUMNS, front_rows)
     train = {a: best_front([r.F_train for r in comparison.runs if r.algorithm == a])
              for a in comparison.algorithms}
     test = {a: best_front([r.F_test for r in comparison.runs if r.algorithm == a])
             for a in comparison.algorithms}
-    tmp = out / ".fronts.png.tmp.png"
-    fig = plot_fronts(train, test, path=tmp, full_error=comparison.full_error,
-                      title=f"{comparison.dataset}: best fronts of "
-                            f"{comparison.settings['runs']} runs")
-    del fig
-    os.replace(tmp, paths["figure"])
+    check = check if check is not None else (lambda: None)
+    staging = Path(tempfile.mkdtemp(prefix=".pymoo-fs-write-", dir=out))
+    try:
+        staged = {key: staging / path.name for key, path in paths.items()}
+        check()
+        _write_csv(staged["results"], RESULT_COLUMNS, rows)
+        check()
+        _write_csv(staged["fronts"], FRONT_COLUMNS, front_rows)
+        check()
+        fig = plot_fronts(train, test, path=staged["figure"], full_error=comparison.full_error,
+                          title=f"{comparison.dataset}: best fronts of "
+                                f"{comparison.settings['runs']} runs")
+        del fig
+        check()
+        with _sigint_deferred():
+            for key in ("results", "fronts", "figure"):
+                os.replace(staged[key], paths[key])
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return paths
 
 
-def _write_csv_atomic(path, header, rows):
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+@contextlib.contextmanager
+def _sigint_deferred():
+    """Hold SIGINT back while the block runs, then deliver it to the previous handler."""
+    received = []
     try:
-        with open(tmp, "w", newline="") as fh:
-            writer = csv.writer(fh)
-            writer.writerow(header)
-            writer.writerows(rows)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        previous = signal.signal(signal.SIGINT, lambda signum, frame: received.append(frame))
+    except ValueError:  # not the main thread: signals cannot be handled here anyway
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
+        if received:
+            if callable(previous):
+                previous(signal.SIGINT, received[-1])
+            elif previous != signal.SIG_IGN:
+                signal.raise_signal(signal.SIGINT)
+
+
+def _write_csv(path, header, rows):
+    with open(path, "w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(header)
+        writer.writerows(rows)

@@ -2,6 +2,7 @@
 
 import csv
 import io
+import signal
 
 import numpy as np
 import pytest
@@ -176,6 +177,69 @@ def test_write_results_overwrites(result, tmp_path):
     assert header == list(RESULT_COLUMNS)
 
 
+@pytest.mark.parametrize("stop_at", [1, 2, 3, 4])
+def test_write_results_stopped_by_check_leaves_the_previous_files(result, tmp_path, stop_at):
+    old = {"results.csv": b"old results", "fronts.csv": b"old fronts", "fronts.png": b"old"}
+    for name, content in old.items():
+        (tmp_path / name).write_bytes(content)
+    calls = []
+
+    def check():
+        calls.append(sorted(p.name for p in tmp_path.iterdir()))
+        if len(calls) == stop_at:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        write_results(result, tmp_path, check=check)
+    assert len(calls) == stop_at
+    # while writing, only a staging directory appeared beside the old files
+    assert all(len(names) == 4 and set(old) < set(names) for names in calls)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(old)
+    assert all((tmp_path / name).read_bytes() == content for name, content in old.items())
+
+
+def test_write_results_checks_four_times_then_replaces_all_three(result, tmp_path):
+    calls = []
+    for name in ("results.csv", "fronts.csv", "fronts.png"):
+        (tmp_path / name).write_bytes(b"old")
+    write_results(result, tmp_path, check=lambda: calls.append(1))
+    assert len(calls) == 4
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fronts.csv", "fronts.png",
+                                                          "results.csv"]
+    assert all((tmp_path / name).read_bytes() != b"old"
+               for name in ("results.csv", "fronts.csv", "fronts.png"))
+
+
+def test_write_results_holds_ctrl_c_back_until_all_files_are_in_place(result, tmp_path,
+                                                                       monkeypatch):
+    replace = comparison.os.replace
+    moved = []
+
+    def replace_then_signal(src, dst):
+        replace(src, dst)
+        moved.append(dst)
+        if len(moved) == 1:
+            signal.raise_signal(signal.SIGINT)  # Python's own handler: KeyboardInterrupt
+
+    monkeypatch.setattr(comparison.os, "replace", replace_then_signal)
+    before = signal.getsignal(signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt):
+        write_results(result, tmp_path)
+    assert len(moved) == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fronts.csv", "fronts.png",
+                                                          "results.csv"]
+    assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_write_results_refuses_a_directory_in_place_of_a_file(result, tmp_path):
+    (tmp_path / "results.csv").write_bytes(b"old")
+    (tmp_path / "fronts.png").mkdir()
+    with pytest.raises(IsADirectoryError, match=r"fronts\.png: it is a directory"):
+        write_results(result, tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fronts.png", "results.csv"]
+    assert (tmp_path / "results.csv").read_bytes() == b"old"
+
+
 def test_format_table_names_every_algorithm(result):
     table = format_table(result)
     lines = table.splitlines()
@@ -207,6 +271,16 @@ def test_console_progress_writes_one_line_per_run(result):
     (dict(generations=1), "generations"),
     (dict(pop_size=1), "pop_size"),
     (dict(cv=1), "cv"),
+    (dict(algorithms=["SPEA2", "SPEA2"]), r"algorithms lists SPEA2 twice: each algorithm runs "
+                                          r"once per comparison; use runs"),
+    (dict(algorithms=["nsga2", "SPEA2", "NSGA-II"]),
+     r"algorithms lists NSGA-II twice \(as 'nsga2' and 'NSGA-II'\)"),
+    (dict(seed=-1), r"seed must be an int in \[0, 2\*\*32 - 1\], got -1"),
+    (dict(seed=2**32), r"seed must be an int in \[0, 2\*\*32 - 1\], got 4294967296"),
+    (dict(seed=1.5), r"seed must be an int"),
+    (dict(seed=None), r"seed must be an int"),
+    (dict(test_size=0.001), r"test_size=0\.001 is too small: it puts 1 of 208 samples"),
+    (dict(test_size=0.999), r"test_size=0\.999 is too large"),
 ])
 def test_prepare_rejects_bad_arguments(kwargs, match):
     args = dict(dataset="sonar", runs=1, generations=2, pop_size=4, cv=3)

@@ -1,17 +1,27 @@
 """Feature-selection algorithms as pymoo ``Algorithm``\\ s.
 
+Layout: the ground every algorithm stands on is :mod:`~pymoo_fs.algorithms.base`
+(:class:`FeatureSelectionAlgorithm`, :class:`SwarmAlgorithm`, :class:`ParticleSwarm`), with the
+pure update steps in :mod:`~pymoo_fs.algorithms.swarm` and the Pareto-archive rules in
+:mod:`~pymoo_fs.algorithms.archive`; each algorithm is one module in
+:mod:`~pymoo_fs.algorithms.soo` (single-objective) or :mod:`~pymoo_fs.algorithms.moo`
+(multi-objective); :mod:`~pymoo_fs.algorithms.registry` finds them by name.
+
 Each algorithm owns its encoding (continuous positions with a threshold, bits, ...) and decodes
-it to boolean masks before evaluation, so every result is a set of masks.
+it to boolean masks, never an empty one, before evaluation, so every result is a set of masks.
 """
 
-from pymoo_fs.algorithms.cmdpsofs import CMDPSOFS
-from pymoo_fs.algorithms.evolutionary import configure_nsga2, configure_spea2
-from pymoo_fs.algorithms.pso import PSO
+from pymoo_fs.algorithms.base import FeatureSelectionAlgorithm, ParticleSwarm, SwarmAlgorithm
+from pymoo_fs.algorithms.moo import CMDPSOFS, configure_nsga2, configure_spea2
 from pymoo_fs.algorithms.registry import algorithm_names, make_algorithm
+from pymoo_fs.algorithms.soo import PSO
 
 __all__ = [
     "CMDPSOFS",
+    "FeatureSelectionAlgorithm",
     "PSO",
+    "ParticleSwarm",
+    "SwarmAlgorithm",
     "algorithm_names",
     "configure_nsga2",
     "configure_spea2",

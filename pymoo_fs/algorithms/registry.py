@@ -1,8 +1,7 @@
 """Algorithms by name, for the command line and studies."""
 
-from pymoo_fs.algorithms.cmdpsofs import CMDPSOFS
-from pymoo_fs.algorithms.evolutionary import configure_nsga2, configure_spea2
-from pymoo_fs.algorithms.pso import PSO
+from pymoo_fs.algorithms.moo import CMDPSOFS, configure_nsga2, configure_spea2
+from pymoo_fs.algorithms.soo import PSO
 
 #: name -> (factory taking pop_size and keyword arguments, number of objectives it handles)
 _REGISTRY = {

@@ -7,6 +7,8 @@ the state. Shapes: ``X`` positions (n, D), ``V`` velocities (n, D), ``P`` person
 
 import numpy as np
 
+from pymoo_fs.algorithms.archive import dominates
+
 
 def draw_coefficient(value, n, random_state):
     """A PSO coefficient for each of ``n`` particles.
@@ -89,7 +91,7 @@ def decode(X, threshold, inclusive=False):
 
     Parameters
     ----------
-    X : ndarray of float64, shape (n, D)
+    X : ndarray of float64, shape (n, D) or (D,)
         Positions in [0, 1].
     threshold : float
         The selection threshold theta (0.6 in seeds 000-003).
@@ -98,6 +100,55 @@ def decode(X, threshold, inclusive=False):
 
     Returns
     -------
-    masks : ndarray of bool, shape (n, D)
+    masks : ndarray of bool, shape of ``X``
+        Never an empty row: a particle with no coordinate above the threshold selects its
+        largest coordinate (the lowest index among equal ones). This is pymoo-fs's empty-subset
+        rule for thresholded positions (see
+        :class:`~pymoo_fs.problems.FeatureSelectionProblem`); the papers leave the case open.
     """
-    return X >= threshold if inclusive else X > threshold
+    X2 = np.atleast_2d(X)
+    masks = X2 >= threshold if inclusive else X2 > threshold
+    empty = np.flatnonzero(~masks.any(axis=1))
+    if empty.size:
+        masks[empty, np.argmax(X2[empty], axis=1)] = True
+    return masks.reshape(np.shape(X))
+
+
+def replace_personal_bests(F_new, F_old, n_new, n_old, rule, random_state):
+    """Which personal bests the new positions replace.
+
+    Parameters
+    ----------
+    F_new, F_old : ndarray of float64, shape (n, n_obj)
+        Objectives of the new positions and of the personal bests.
+    n_new, n_old : ndarray of int, shape (n,)
+        Their numbers of selected features.
+    rule : str
+        One objective: ``"better"`` (``F_new < F_old``, seed 000's code) or
+        ``"better_or_fewer"`` (also equal with fewer features: PSO(4-2), the AMSO code).
+        Two or more: ``"not_dominated"`` (unless the personal best dominates the new position:
+        jMetal), ``"dominates"`` (only when the new position dominates it) or
+        ``"random_if_nd"`` (when it dominates, and with probability 1/2 when neither dominates
+        the other: the OMOPSO paper; seed 003 [A]).
+    random_state : numpy.random.Generator
+        Used by ``"random_if_nd"`` only: one draw per particle (all ``n``, in order).
+
+    Returns
+    -------
+    replace : ndarray of bool, shape (n,)
+    """
+    if rule == "better":
+        return F_new[:, 0] < F_old[:, 0]
+    if rule == "better_or_fewer":
+        return (F_new[:, 0] < F_old[:, 0]) | ((F_new[:, 0] == F_old[:, 0]) & (n_new < n_old))
+    new_dominates = dominates(F_new, F_old)
+    old_dominates = dominates(F_old, F_new)
+    if rule == "not_dominated":
+        return ~old_dominates
+    if rule == "dominates":
+        return new_dominates
+    if rule == "random_if_nd":
+        coin = random_state.random(F_new.shape[0]) < 0.5
+        return new_dominates | (~old_dominates & coin)
+    raise ValueError(f"unknown pbest rule {rule!r}")
+

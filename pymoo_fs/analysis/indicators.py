@@ -10,7 +10,8 @@ conventions (duplicates, ordering, empty fronts, input checks).
 import numpy as np
 from pymoo.indicators.hv import HV
 from pymoo.indicators.igd import IGD
-from pymoo.util.nds.non_dominated_sorting import NonDominatedSorting
+
+from pymoo_fs.algorithms.archive import nondominated_union
 
 __all__ = ["nondominated", "reference_front", "hypervolume", "igd"]
 
@@ -73,9 +74,9 @@ def nondominated(F, return_index=False):
 
     Notes
     -----
-    Duplicates are removed with :func:`numpy.unique` (which also gives the lexicographic order),
-    then pymoo's :class:`~pymoo.util.nds.non_dominated_sorting.NonDominatedSorting` (fast
-    non-dominated sort, exact comparisons) picks the first front.
+    The filter is the archives' own, :func:`pymoo_fs.algorithms.archive.nondominated_union`
+    (pymoo's fast non-dominated sort, exact comparisons, first occurrence of each distinct
+    vector kept); this function validates the input and sorts the result.
 
     References
     ----------
@@ -97,14 +98,11 @@ def nondominated(F, return_index=False):
     if len(F) == 0:
         empty = np.empty((0, F.shape[1]), dtype=float)
         return (empty, np.empty(0, dtype=np.int64)) if return_index else empty
-    # unique rows, lexicographically sorted, with the index of each row's first occurrence
-    U, first = np.unique(F, axis=0, return_index=True)
-    front = NonDominatedSorting().do(U, only_non_dominated_front=True)
-    front = np.sort(np.asarray(front, dtype=np.int64))
-    N = U[front]
+    keep = nondominated_union(F)
+    keep = keep[np.lexsort(F[keep].T[::-1])]
     if return_index:
-        return N, first[front].astype(np.int64)
-    return N
+        return F[keep], keep
+    return F[keep]
 
 
 def reference_front(fronts):

@@ -15,6 +15,10 @@ from pymoo_fs.analysis.indicators import _as_front
 __all__ = ["plot_fronts"]
 
 _PANEL_TITLES = ("Training (inner CV)", "Test (hold-out)")
+# One style per algorithm, in order: the default colour cycle, a marker shape and a line style
+# each. Markers are drawn hollow, so that two algorithms' points on the same spot both show.
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")
+_LINESTYLES = ("-", "--", "-.", ":")
 
 
 def _check_fronts(fronts, name):
@@ -28,14 +32,27 @@ def _check_fronts(fronts, name):
     return {str(k): _as_front(v, f"{name}[{k!r}]", n_obj=2) for k, v in fronts.items()}
 
 
-def _draw_panel(ax, fronts, colors, title, full_error):
-    """Draw one panel: each front as markers joined by a step line in ratio order."""
+def _styles(names):
+    """{name: (colour, marker, line style)}: distinct for up to 10 names, in order.
+
+    Colours and markers both cycle with period 10, line styles with period 4; beyond 10 names
+    the (colour, marker) pairs repeat, but the step lines still differ from the 11th to the
+    20th name by their style (periods 10 and 4 meet again only after 20).
+    """
+    return {name: (f"C{i % 10}", _MARKERS[i % len(_MARKERS)], _LINESTYLES[i % len(_LINESTYLES)])
+            for i, name in enumerate(names)}
+
+
+def _draw_panel(ax, fronts, styles, title, full_error):
+    """Draw one panel: each front as hollow markers joined by a step line in ratio order."""
     for name, F in fronts.items():
+        color, marker, linestyle = styles[name]
         order = np.lexsort((F[:, 0], F[:, 1]))  # ratio ascending, ties by error
         ratio, error = F[order, 1], F[order, 0]
-        ax.step(ratio, error, where="post", color=colors[name], linewidth=1.2, alpha=0.8)
-        ax.plot(ratio, error, linestyle="none", marker="o", markersize=5,
-                color=colors[name], label=name)
+        ax.step(ratio, error, where="post", color=color, linestyle=linestyle, linewidth=1.2,
+                alpha=0.8)
+        ax.plot(ratio, error, linestyle="none", marker=marker, markersize=6,
+                markerfacecolor="none", markeredgewidth=1.3, color=color, label=name)
     if full_error is not None:
         ax.axhline(full_error, color="grey", linestyle="--", linewidth=1.0, label="all features")
     ax.set_title(title)
@@ -70,10 +87,13 @@ def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_erro
     Returns
     -------
     fig : matplotlib.figure.Figure
-        One axes (training only) or two (training, test). Each algorithm keeps one colour in
-        both panels, assigned in the order of ``train_fronts`` and then of algorithms found
-        only in ``test_fronts``. Points are joined in selection-ratio order by a post-step
-        line (the attainment staircase of a non-dominated front).
+        One axes (training only) or two (training, test). Each algorithm keeps one colour,
+        one marker shape and one line style in both panels, assigned in the order of
+        ``train_fronts`` and then of algorithms found only in ``test_fronts``; the first ten
+        algorithms all differ in colour and in marker. Markers are hollow, so that points of
+        several algorithms on the same spot all stay visible. Points are joined in
+        selection-ratio order by a post-step line (the attainment staircase of a
+        non-dominated front).
 
     Raises
     ------
@@ -118,15 +138,15 @@ def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_erro
             raise ValueError(f"path's parent directory does not exist: {parent!r}")
 
     names = list(train) + ([k for k in test if k not in train] if test is not None else [])
-    colors = {name: f"C{i % 10}" for i, name in enumerate(names)}  # the default colour cycle
+    styles = _styles(names)
 
     n_panels = 1 if test is None else 2
     fig = Figure(figsize=(6.0 * n_panels, 4.5), layout="constrained")
     FigureCanvasAgg(fig)
     axes = np.atleast_1d(fig.subplots(1, n_panels, sharex=True, sharey=True, squeeze=False)[0])
-    _draw_panel(axes[0], train, colors, _PANEL_TITLES[0], full_error[0])
+    _draw_panel(axes[0], train, styles, _PANEL_TITLES[0], full_error[0])
     if test is not None:
-        _draw_panel(axes[1], test, colors, _PANEL_TITLES[1], full_error[1])
+        _draw_panel(axes[1], test, styles, _PANEL_TITLES[1], full_error[1])
         axes[1].yaxis.set_tick_params(labelleft=True)
     if title is not None:
         fig.suptitle(title)

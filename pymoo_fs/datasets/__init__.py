@@ -14,13 +14,14 @@ Examples
 """
 
 from .loading import BUNDLED_DATASETS, DATA_ENV_VAR, Dataset, list_datasets, load_dataset
-from .splitting import Split, min_max_scale, train_test_split
+from .splitting import Split, holdout_indices, min_max_scale, train_test_split
 
 __all__ = [
     "BUNDLED_DATASETS",
     "DATA_ENV_VAR",
     "Dataset",
     "Split",
+    "holdout_indices",
     "list_datasets",
     "load_dataset",
     "min_max_scale",

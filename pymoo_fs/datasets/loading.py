@@ -14,6 +14,7 @@ import csv
 import gzip
 import io
 import os
+import warnings
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -186,9 +187,9 @@ def load_dataset(name_or_path, data_dir=None, *, target=None) -> Dataset:
     Parameters
     ----------
     name_or_path : str or path-like
-        Dataset name or file path. Supported files: CSV or gzipped CSV with a header row,
-        ARFF, MATLAB ``.mat`` holding variables ``X`` (n_samples, n_features) and ``Y`` or
-        ``y`` of shape (n_samples,), (n_samples, 1) or (1, n_samples).
+        Dataset name or file path. Supported files: CSV or gzipped CSV (with a header row, or
+        without one: see Notes), ARFF, MATLAB ``.mat`` holding variables ``X`` (n_samples,
+        n_features) and ``Y`` or ``y`` of shape (n_samples,), (n_samples, 1) or (1, n_samples).
     data_dir : str or path-like, optional
         Directory searched for names (step 2). Default None: use ``PYMOO_FS_DATA``.
     target : str, optional, keyword-only
@@ -208,10 +209,11 @@ def load_dataset(name_or_path, data_dir=None, *, target=None) -> Dataset:
     ValueError
         - the name is neither bundled, nor in the data directory, nor an existing file (the
           message lists the known names, as :func:`list_datasets` returns them);
-        - a path does not exist (the message names it);
+        - a path does not exist (the message names it), or is a directory;
         - ``data_dir`` is given and is not a directory;
         - the file extension is not one of ``.csv``, ``.csv.gz``, ``.arff``, ``.mat``;
-        - ``target`` is not a column of the file;
+        - ``target`` is not a column of the file, or is given for a CSV file without a
+          header row;
         - a feature column is not numeric (the message names the column);
         - the features hold NaN or infinite values (the message gives how many and in which
           columns; empty CSV fields and ARFF ``?`` are read as NaN and not imputed);
@@ -219,8 +221,19 @@ def load_dataset(name_or_path, data_dir=None, *, target=None) -> Dataset:
         - the file has no data rows or no feature column, or rows of unequal length;
         - a ``.mat`` file lacks ``X`` or ``Y``/``y``, or their shapes do not agree.
 
+    Warns
+    -----
+    UserWarning
+        When a CSV file has no header row (see Notes); the message names the file.
+
     Notes
     -----
+    A CSV file's first row is read as data, not as a header, when every cell but the last
+    parses as a number and the last one does too or is the class label of another row (as in
+    ``0.02,0.037,R``). Its features are then named ``f0 .. f{d-1}``, its last column is the
+    class, and a ``UserWarning`` says so; ``target`` cannot name a column of such a file (it
+    has no names), except that a first row naming ``target`` is always taken as the header.
+
     Class labels are kept as the file gives them, except that labels which all parse as
     integral numbers (``1``, ``2.0``) become int64 and other all-numeric labels float64, so
     that ``classes`` sorts numerically. String labels (``"M"``, ``"R"``) stay strings.
@@ -256,6 +269,8 @@ def load_dataset(name_or_path, data_dir=None, *, target=None) -> Dataset:
     path = Path(name).expanduser()
     if path.is_file():
         return _load_file(path, target)
+    if path.is_dir():
+        raise ValueError(_directory_message(path))
     if is_bare and not Path(name).suffix:
         where = (f"no file {name}.<csv.gz|csv|arff|mat> in {directory}" if directory
                  else f"no data directory (pass data_dir= or set {DATA_ENV_VAR})")
@@ -277,6 +292,15 @@ def _extension(filename):
         if lower.endswith(ext) and len(lower) > len(ext):
             return filename[-len(ext):]
     return None
+
+
+def _directory_message(path):
+    """The error for a dataset path that is a directory."""
+    return (
+        f"dataset path {str(path.resolve())!r} is a directory, not a file: expected a "
+        f"{', '.join(_EXTENSIONS)} file or a dataset name (to look names up in this directory, "
+        "pass it as data_dir, --data-dir on the command line)"
+    )
 
 
 def _search_dir(data_dir):
@@ -315,8 +339,10 @@ def _load_bundled(name, target):
 def _load_file(path, target):
     if not path.exists():
         raise ValueError(f"file not found: {path.resolve()}")
+    if path.is_dir():
+        raise ValueError(_directory_message(path))
     if not path.is_file():
-        raise ValueError(f"not a file: {path.resolve()}")
+        raise ValueError(f"not a regular file: {path.resolve()}")
     ext = _extension(path.name)
     if ext is None:
         raise ValueError(
@@ -362,12 +388,23 @@ def _parse_csv(text, target, source):
         raise ValueError(f"empty CSV file: {source}")
     header = [h.strip() for h in rows[0]]
     body = rows[1:]
+    first_line = 2
+    if _first_row_is_data(header, body, target, source):
+        width = len(header)
+        body = rows
+        first_line = 1
+        header = [f"f{j}" for j in range(width - 1)] + ["class"]
+        warnings.warn(
+            f"{source} has no header row (its first row holds values, not names): read it as "
+            f"data, named the features f0..f{width - 2} and took the last column as the class",
+            UserWarning, stacklevel=4,
+        )
     if not body:
         raise ValueError(f"no data rows in {source}")
     if len(header) < 2:
         raise ValueError(f"no feature column in {source}: header {header}")
     width = len(header)
-    for line, row in enumerate(body, start=2):
+    for line, row in enumerate(body, start=first_line):
         if len(row) != width:
             raise ValueError(
                 f"row on line {line} of {source} has {len(row)} fields, header has {width}"
@@ -378,6 +415,29 @@ def _parse_csv(text, target, source):
     features = np.delete(table, t, axis=1) if t != width - 1 else table[:, :-1]
     names = header[:t] + header[t + 1:]
     return _to_float(features, names, source), labels, names
+
+
+def _first_row_is_data(first, body, target, source):
+    """Whether the first CSV row is data rather than a header row.
+
+    It is data when every cell but the last parses as a number and the last one does too or is
+    a class label of another row (a header-less file with string labels, ``0.02,...,R``).
+    With ``target`` given, a first row that names it is a header; one that looks like data
+    and does not name it is an error: a header-less file has no column names to match.
+    """
+    if len(first) < 2 or not all(_is_float(cell) for cell in first[:-1]):
+        return False
+    last = first[-1]
+    is_data = _is_float(last) or any(row and row[-1].strip() == last for row in body)
+    if target is None or not is_data:
+        return is_data
+    if target in first:
+        return False
+    raise ValueError(
+        f"target={target!r} cannot be used with {source}: it has no header row (its first "
+        f"row is data: {_short_list(first)}), so it has no column names; leave target unset "
+        "to take the last column as the class"
+    )
 
 
 def _to_float(features, names, source):

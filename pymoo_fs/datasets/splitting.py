@@ -7,6 +7,7 @@ Both steps delegate to scikit-learn (:func:`sklearn.model_selection.train_test_s
 
 from __future__ import annotations
 
+import math
 import numbers
 from typing import NamedTuple, Optional
 
@@ -16,7 +17,7 @@ from sklearn.preprocessing import MinMaxScaler
 
 from .loading import Dataset
 
-__all__ = ["Split", "train_test_split", "min_max_scale"]
+__all__ = ["Split", "holdout_indices", "train_test_split", "min_max_scale"]
 
 
 class Split(NamedTuple):
@@ -58,8 +59,8 @@ def train_test_split(dataset_or_X, y=None, test_size=0.3, random_state=0, scale=
     test_size : float, default=0.3
         Fraction of the samples put in the test part, strictly between 0 and 1.
     random_state : int, numpy.random.RandomState or None, default=0
-        Seed of the shuffle, passed to :func:`sklearn.model_selection.train_test_split`. The
-        same value gives the same split.
+        Seed of the shuffle, passed to :func:`sklearn.model_selection.train_test_split`: an
+        int in [0, 2**32 - 1], a ``RandomState`` or None. The same int gives the same split.
     scale : bool, default=True
         If True, fit :class:`~sklearn.preprocessing.MinMaxScaler` on the training features
         and apply it to both parts.
@@ -73,9 +74,14 @@ def train_test_split(dataset_or_X, y=None, test_size=0.3, random_state=0, scale=
     ------
     ValueError
         - ``test_size`` is not a number strictly between 0 and 1;
+        - ``test_size`` is too small to put ``n_classes`` samples in the test part
+          (``ceil(test_size * n_samples) < n_classes``), or too large to leave ``n_classes``
+          in the training part; the message gives the usable range;
+        - ``random_state`` is not None, an int in [0, 2**32 - 1] or a ``RandomState``;
         - a Dataset is given together with ``y``, or an array without ``y``;
         - ``X`` is not 2-D or ``y`` does not have one label per row;
-        - a class has too few samples to be stratified (raised by scikit-learn).
+        - a class has a single sample (it cannot be in both parts), or ``y`` mixes label
+          types that cannot be sorted together.
 
     Notes
     -----
@@ -93,6 +99,7 @@ def train_test_split(dataset_or_X, y=None, test_size=0.3, random_state=0, scale=
     (0.0, 1.0)
     """
     _check_test_size(test_size)
+    _check_random_state(random_state)
     if isinstance(dataset_or_X, Dataset):
         if y is not None:
             raise ValueError("y must be None when a Dataset is given (its labels are used)")
@@ -106,6 +113,7 @@ def train_test_split(dataset_or_X, y=None, test_size=0.3, random_state=0, scale=
             raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
         if y.ndim != 1 or y.shape[0] != X.shape[0]:
             raise ValueError(f"y must have shape ({X.shape[0]},) to match X, got {y.shape}")
+    _check_stratifiable(y, test_size)
     X_train, X_test, y_train, y_test = _sk_train_test_split(
         X, y, test_size=test_size, random_state=random_state, stratify=y
     )
@@ -120,6 +128,46 @@ def train_test_split(dataset_or_X, y=None, test_size=0.3, random_state=0, scale=
         np.asarray(y_test),
         scaler,
     )
+
+
+def holdout_indices(y, test_size=0.3, random_state=0):
+    """Indices of a stratified, seeded hold-out split (the split :func:`train_test_split` makes).
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Class labels.
+    test_size : float, default=0.3
+        Fraction of the samples put in the test part, strictly between 0 and 1.
+    random_state : int or None, default=0
+        Seed of the shuffle (an int in [0, 2**32 - 1]).
+
+    Returns
+    -------
+    train, test : ndarray of int64
+        Sorted indices of the two parts.
+
+    Raises
+    ------
+    ValueError
+        As :func:`train_test_split`: ``test_size`` out of range or too small/large for one
+        sample of each class in each part, a single-sample class, a bad ``random_state``.
+
+    Examples
+    --------
+    >>> from pymoo_fs.datasets import holdout_indices, load_dataset
+    >>> train, test = holdout_indices(load_dataset("sonar").y, test_size=0.3, random_state=0)
+    >>> train.size, test.size
+    (145, 63)
+    """
+    _check_test_size(test_size)
+    _check_random_state(random_state)
+    y = np.asarray(y)
+    _check_stratifiable(y, test_size)
+    index = np.arange(y.shape[0])
+    train, test = _sk_train_test_split(index, test_size=test_size, random_state=random_state,
+                                       stratify=y)
+    return np.sort(train), np.sort(test)
 
 
 def min_max_scale(X_train, X_test=None):
@@ -167,4 +215,43 @@ def _check_test_size(test_size):
             or not 0.0 < float(test_size) < 1.0):
         raise ValueError(
             f"test_size must be a float strictly between 0 and 1, got {test_size!r}"
+        )
+
+
+def _check_random_state(random_state):
+    if random_state is None or isinstance(random_state, np.random.RandomState):
+        return
+    if (isinstance(random_state, bool) or not isinstance(random_state, numbers.Integral)
+            or not 0 <= int(random_state) <= 2**32 - 1):
+        raise ValueError(
+            "random_state must be None, an int in [0, 2**32 - 1] or a numpy.random.RandomState, "
+            f"got {random_state!r}"
+        )
+
+
+def _check_stratifiable(y, test_size):
+    """Refuse, in our words, the splits scikit-learn's stratified shuffle split refuses."""
+    try:
+        labels, counts = np.unique(y, return_counts=True)
+    except TypeError as error:
+        raise ValueError(f"y mixes label types that cannot be sorted together: {error}") from None
+    n, n_classes = int(y.shape[0]), int(labels.shape[0])
+    single = labels[counts < 2]
+    if single.size:
+        raise ValueError(
+            f"class {single.tolist()[0]!r} has a single sample: a stratified split needs at "
+            "least 2 samples of every class, one for each part"
+        )
+    n_test = int(np.ceil(float(test_size) * n))  # as scikit-learn rounds a fractional size
+    if n_test < n_classes:
+        raise ValueError(
+            f"test_size={test_size!r} is too small: it puts {n_test} of {n} samples in the "
+            f"test part, too few for one sample of each of the {n_classes} classes; use "
+            f"test_size >= {math.ceil(n_classes / n * 1e4) / 1e4}"
+        )
+    if n - n_test < n_classes:
+        raise ValueError(
+            f"test_size={test_size!r} is too large: it leaves {n - n_test} of {n} samples in "
+            f"the training part, too few for one sample of each of the {n_classes} classes; "
+            f"use test_size <= {math.floor((n - n_classes) / n * 1e4) / 1e4}"
         )

@@ -1,15 +1,15 @@
 """The exact KNN wrapper evaluator: cross-validated accuracy of feature subsets."""
 
 import os
-from collections import OrderedDict
 
 import numpy as np
-from sklearn.model_selection import LeaveOneOut, StratifiedKFold
 from sklearn.neighbors import KNeighborsClassifier
 
+from pymoo_fs._validation import check_choice, check_int, check_positive_int
 from pymoo_fs.evaluation import _reference
+from pymoo_fs.evaluation.base import Evaluator, check_float32_range
 
-_METRICS = ("accuracy", "balanced_accuracy")
+_SCORINGS = ("accuracy", "balanced_accuracy")
 _BACKENDS = ("numba", "numpy")
 _PRECISIONS = ("float64", "float32")
 #: sorted nearest candidates kept per row for score_flips (scans rarely go past 40)
@@ -20,15 +20,16 @@ class EvaluatorMemoryError(MemoryError):
     """The evaluator would need more memory than its ``memory_limit`` allows."""
 
 
-class KNNEvaluator:
+class KNNEvaluator(Evaluator):
     """Exact inner cross-validation score of KNN on feature subsets (the wrapper fitness).
 
     For every boolean mask ``m`` over the features, :meth:`score` returns exactly::
 
         cross_val_score(KNeighborsClassifier(n_neighbors=k), X[:, m], y, cv=ev.folds).mean()
 
-    (with ``scoring="balanced_accuracy"`` when ``metric="balanced_accuracy"``), where ``X`` is the
-    float64 copy held in :attr:`X`. One squared-distance matrix per mask serves every fold: a
+    (with ``scoring="balanced_accuracy"`` when ``scoring="balanced_accuracy"``), where ``X`` is
+    the float64 copy held in :attr:`X`. It implements the
+    :class:`~pymoo_fs.evaluation.Evaluator` contract. One squared-distance matrix per mask serves every fold: a
     sample's candidate neighbours are the training samples of its fold.
 
     Parameters
@@ -40,14 +41,16 @@ class KNNEvaluator:
         ``np.unique(y)`` (scikit-learn's ``classes_`` order).
     n_neighbors : int, default=5
         ``k`` of KNN. Must not exceed the size of any fold's training part.
-    cv : int, "loo" or list of (train_idx, test_idx), default=10
+    cv : int, "loo", scikit-learn splitter or list of (train_idx, test_idx), default=10
         Inner cross-validation. An int gives ``StratifiedKFold(cv, shuffle=True,
-        random_state=random_state)``; ``"loo"`` gives leave-one-out; a list of index-array pairs
-        is used as given (each fold's training and test parts must be disjoint). The folds are
-        fixed at construction and exposed as :attr:`folds`.
+        random_state=random_state)`` (a class smaller than ``cv`` gets scikit-learn's warning,
+        and the split goes on); ``"loo"`` gives leave-one-out; a splitter object is asked for
+        its splits once; a list of index-array pairs is used as given (each fold's training
+        and test parts must be disjoint). The folds are fixed at construction and exposed as
+        :attr:`folds` (see :func:`~pymoo_fs.evaluation.base.make_folds`).
     random_state : int or None, default=0
         Seed of the fold shuffling for an int ``cv``.
-    metric : {"accuracy", "balanced_accuracy"}, default="accuracy"
+    scoring : {"accuracy", "balanced_accuracy"}, default="accuracy"
         Score of each fold: accuracy, or balanced accuracy (the mean per-class recall over the
         classes present in the fold's test part). The folds' scores are then averaged.
     cache_size : int, default=100000
@@ -86,11 +89,12 @@ class KNNEvaluator:
     Raises
     ------
     ValueError
-        If ``X`` is not a finite 2-D numeric array, ``y`` does not match it or holds fewer than
-        2 classes, ``n_neighbors`` is not a positive int or exceeds a fold's training part,
-        ``cv`` is invalid, a class has fewer members than the ``cv`` folds asked for, or
-        ``metric``, ``backend``, ``precision``, ``cache_size``, ``n_threads`` or
-        ``memory_limit`` is invalid.
+        If ``X`` or ``y`` fails :func:`~pymoo_fs.evaluation.base.check_data` (e.g. values so
+        large that squared distances overflow, labels mixing strings and numbers),
+        ``n_neighbors`` is not a positive int or exceeds a fold's training part, ``cv`` is
+        invalid (or every class is smaller than ``cv``), ``scoring``, ``backend``,
+        ``precision``, ``cache_size``, ``n_threads`` or ``memory_limit`` is invalid, or
+        ``precision="float32"`` cannot hold the squared distances of ``X``.
     EvaluatorMemoryError
         If the work arrays would exceed ``memory_limit`` (a subclass of ``MemoryError``).
 
@@ -141,40 +145,26 @@ class KNNEvaluator:
     >>> masks[0, :10] = True
     >>> masks[1] = True
     >>> ev.score(masks).round(3)
-    array([0.649, 0.798])
+    array([0.736, 0.807])
     >>> ev.score_flips(masks[0], features=[0, 10]).round(3)
-    array([0.654, 0.649])
+    array([0.731, 0.745])
     """
 
-    def __init__(self, X, y, n_neighbors=5, cv=10, random_state=0, metric="accuracy",
+    def __init__(self, X, y, n_neighbors=5, cv=10, random_state=0, scoring="accuracy",
                  cache_size=100_000, memory_limit=None, n_threads=None, backend="numba",
                  precision="float64"):
-        self.X, self.y, self.classes = _check_data(X, y)
-        if isinstance(n_neighbors, bool) or not isinstance(n_neighbors, (int, np.integer)):
-            raise ValueError(f"n_neighbors must be a positive int, got {n_neighbors!r}")
-        if n_neighbors < 1:
-            raise ValueError(f"n_neighbors must be a positive int, got {n_neighbors!r}")
-        if metric not in _METRICS:
-            raise ValueError(f"metric must be one of {_METRICS}, got {metric!r}")
-        if backend not in _BACKENDS:
-            raise ValueError(f"backend must be one of {_BACKENDS}, got {backend!r}")
-        if precision not in _PRECISIONS:
-            raise ValueError(f"precision must be one of {_PRECISIONS}, got {precision!r}")
-        if isinstance(cache_size, bool) or not isinstance(cache_size, (int, np.integer)) \
-                or cache_size < 0:
-            raise ValueError(f"cache_size must be a non-negative int, got {cache_size!r}")
-        if n_threads is not None and (isinstance(n_threads, bool) or not isinstance(
-                n_threads, (int, np.integer)) or n_threads < 1):
-            raise ValueError(f"n_threads must be a positive int, got {n_threads!r}")
-        self.n_neighbors = int(n_neighbors)
-        self.metric = metric
-        self.random_state = random_state
-        self.cache_size = int(cache_size)
-        self.backend = backend
-        self.precision = precision
-        self.n_threads = n_threads
-        self.folds = _make_folds(self.X, self.y, self.classes, cv, random_state)
-        self.cv = cv
+        self.n_neighbors = check_positive_int("n_neighbors", n_neighbors)
+        self.scoring = self.metric = check_choice("scoring", scoring, _SCORINGS)
+        self.backend = check_choice("backend", backend, _BACKENDS)
+        self.precision = check_choice("precision", precision, _PRECISIONS)
+        self.n_threads = None if n_threads is None else check_int("n_threads", n_threads, low=1)
+        if memory_limit is not None and (isinstance(memory_limit, bool) or not isinstance(
+                memory_limit, (int, float, np.integer, np.floating)) or not memory_limit > 0):
+            raise ValueError(f"memory_limit must be a positive number of bytes, got "
+                             f"{memory_limit!r}")
+        super().__init__(X, y, cv, random_state, cache_size)
+        if precision == "float32":
+            check_float32_range(self.X)
         smallest = min(len(train) for train, _ in self.folds)
         if self.n_neighbors > smallest:
             raise ValueError(
@@ -182,9 +172,6 @@ class KNNEvaluator:
                 f"({smallest} samples)"
             )
         self.memory_limit = _default_memory_limit() if memory_limit is None else memory_limit
-        if not isinstance(self.memory_limit, (int, float, np.integer)) or self.memory_limit <= 0:
-            raise ValueError(f"memory_limit must be a positive number of bytes, got "
-                             f"{memory_limit!r}")
         self._build_fold_layout()
         self._check_memory()
         self.Xc = self.X - self.X.mean(axis=0)
@@ -192,27 +179,9 @@ class KNNEvaluator:
         self._Xct = np.ascontiguousarray(self.Xc.T)
         self._Xgt = self._Xct.astype(np.float32) if precision == "float32" else self._Xct
         self._raw = np.einsum("ij,ij->i", self.X, self.X)
-        self.n_evaluations = 0
-        self.n_cache_hits = 0
-        self._cache = OrderedDict()
         self._n_uncertified = 0  # rows predicted by scikit-learn (diagnostics and tests)
 
     # ------------------------------------------------------------------ properties
-    @property
-    def n_samples(self):
-        """int: number of training samples."""
-        return self.X.shape[0]
-
-    @property
-    def n_features(self):
-        """int: number of features ``D``."""
-        return self.X.shape[1]
-
-    @property
-    def n_classes(self):
-        """int: number of classes."""
-        return self.classes.size
-
     @property
     def memory_estimate(self):
         """int: bytes of work arrays the evaluator may allocate (see Notes)."""
@@ -220,179 +189,6 @@ class KNNEvaluator:
         threads = self._threads()
         return 8 * (threads * (n * n + n * D) + 4 * n * D + n * n
                      + 2 * _FLIP_PREFIX * self._rows.size)
-
-    # ------------------------------------------------------------------ public API
-    def score(self, masks):
-        """Inner-CV score of KNN on each feature subset.
-
-        Parameters
-        ----------
-        masks : array-like of bool, shape (n_masks, n_features) or (n_features,)
-            Feature subsets (True = selected). A 1-D mask is a batch of one. 0/1 integers are
-            accepted.
-
-        Returns
-        -------
-        scores : ndarray of float64, shape (n_masks,)
-            Mean over the folds of the fold's accuracy (or balanced accuracy), in [0, 1]; 0.0 for
-            an empty mask.
-
-        Raises
-        ------
-        ValueError
-            If ``masks`` has the wrong shape or values other than 0/1.
-        """
-        masks = self._check_masks(masks)
-        scores, todo = self._lookup(masks)
-        if todo:
-            rows = [masks[i[0]] for i in todo.values()]
-            values = self._compute(np.array(rows))
-            for (key, where), value in zip(todo.items(), values):
-                scores[where] = value
-                self._remember(key, value)
-        return scores
-
-    def score_flips(self, mask, features=None):
-        """Scores of the masks obtained by flipping single features of ``mask``.
-
-        Parameters
-        ----------
-        mask : array-like of bool, shape (n_features,)
-            The base feature subset.
-        features : array-like of int, optional
-            Features to flip (each added if absent from ``mask``, removed if present); default
-            all features.
-
-        Returns
-        -------
-        scores : ndarray of float64, shape (n_flips,)
-            ``scores[i] == score(mask ^ e_{features[i]})[0]`` exactly.
-
-        Raises
-        ------
-        ValueError
-            If ``mask`` is not one boolean mask or a feature index is out of range.
-
-        Notes
-        -----
-        Flipping feature ``f`` changes each squared distance by ``+-(x_f[i] - x_f[j])^2``, so
-        every flip is answered from ``mask``'s distance matrix in O(n^2) at most, instead of
-        O(n^2 |S|). Each row's candidates are sorted by base distance once; when adding a
-        feature, distances only grow, so a row's scan stops once the base distance exceeds its
-        current (k+1)-th best plus the rounding band; when removing one, distances shrink by at
-        most the row's largest squared difference on that feature, which gives the same kind
-        of exact stopping rule. This is the move of sequential forward/backward selection and
-        of the local searches of ISRPSO and AMSO.
-        """
-        mask = self._check_masks(mask)
-        if mask.shape[0] != 1:
-            raise ValueError("score_flips takes one mask of shape (n_features,)")
-        mask = mask[0]
-        if features is None:
-            features = np.arange(self.n_features)
-        features = np.asarray(features)
-        if features.ndim != 1 or not np.issubdtype(features.dtype, np.integer):
-            raise ValueError("features must be a 1-D array of feature indices")
-        if features.size and (features.min() < 0 or features.max() >= self.n_features):
-            raise ValueError(f"features must be in [0, {self.n_features})")
-        flipped = np.repeat(mask[None, :], features.size, axis=0)
-        flipped[np.arange(features.size), features] ^= True
-        if self.backend == "numpy":
-            return self.score(flipped)
-        scores, todo = self._lookup(flipped)
-        if todo:
-            where = [w for w in todo.values()]
-            feats = features[[w[0] for w in where]]
-            values = self._compute_flips(mask, feats, flipped[[w[0] for w in where]])
-            for (key, w), value in zip(todo.items(), values):
-                scores[w] = value
-                self._remember(key, value)
-        return scores
-
-    def holdout_score(self, masks, X_test, y_test):
-        """Score of KNN fitted on all of :attr:`X` and tested on a hold-out set.
-
-        Equals ``KNeighborsClassifier(k).fit(X[:, m], y).score(X_test[:, m], y_test)`` for every
-        mask ``m`` (balanced accuracy with ``metric="balanced_accuracy"``).
-
-        Parameters
-        ----------
-        masks : array-like of bool, shape (n_masks, n_features) or (n_features,)
-            Feature subsets.
-        X_test : array-like of shape (n_test, n_features)
-            Test data, scaled as :attr:`X` was.
-        y_test : array-like of shape (n_test,)
-            Test labels in the original label space; a label unseen in training can never be
-            predicted correctly.
-
-        Returns
-        -------
-        scores : ndarray of float64, shape (n_masks,)
-            0.0 for an empty mask. Hold-out scores are neither cached nor counted.
-
-        Raises
-        ------
-        ValueError
-            If the test data are not finite, do not have ``n_features`` columns, or do not match
-            ``y_test``; or if ``masks`` is invalid.
-        """
-        masks = self._check_masks(masks)
-        X_test = np.ascontiguousarray(X_test, dtype=np.float64)
-        y_test = np.asarray(y_test)
-        if X_test.ndim != 2 or X_test.shape[1] != self.n_features:
-            raise ValueError(
-                f"X_test must have shape (n_test, {self.n_features}), got {X_test.shape}"
-            )
-        if y_test.shape != (X_test.shape[0],):
-            raise ValueError(
-                f"y_test must have shape ({X_test.shape[0]},), got {y_test.shape}"
-            )
-        if not np.isfinite(X_test).all():
-            raise ValueError("X_test contains NaN or infinite values")
-        codes = _encode_test_labels(y_test, self.classes)
-        scores = np.zeros(masks.shape[0])
-        for i in np.flatnonzero(masks.any(axis=1)):
-            pred = self._predict_holdout(masks[i], X_test)
-            scores[i] = _fold_score(pred == codes, codes, self.metric)[0]
-        return scores
-
-    def clear_cache(self):
-        """Forget all cached scores (the counters are kept)."""
-        self._cache.clear()
-
-    # ------------------------------------------------------------------ cache
-    def _lookup(self, masks):
-        """Scores known without computation, and the unique masks still to compute.
-
-        Returns ``scores`` (n,) and an ordered dict {packed key: list of row indices}.
-        """
-        scores = np.zeros(masks.shape[0])
-        packed = np.packbits(masks, axis=1)
-        nonempty = masks.any(axis=1)
-        todo = {}
-        for i in range(masks.shape[0]):
-            if not nonempty[i]:
-                self.n_cache_hits += 1
-                continue
-            key = packed[i].tobytes()
-            if key in todo:
-                todo[key].append(i)
-                self.n_cache_hits += 1
-            elif key in self._cache:
-                self._cache.move_to_end(key)
-                scores[i] = self._cache[key]
-                self.n_cache_hits += 1
-            else:
-                todo[key] = [i]
-        self.n_evaluations += len(todo)
-        return scores, todo
-
-    def _remember(self, key, value):
-        if self.cache_size == 0:
-            return
-        self._cache[key] = value
-        if len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
 
     # ------------------------------------------------------------------ computation
     def _threads(self):
@@ -432,6 +228,19 @@ class KNNEvaluator:
                 min(threads, len(cols)), _kernels.USE_NUMPY_BLAS)
 
     def _compute_flips(self, mask, features, flipped):
+        """Scores of one-feature flips of ``mask``, each from ``mask``'s distance matrix.
+
+        Flipping feature ``f`` changes each squared distance by ``+-(x_f[i] - x_f[j])^2``, so
+        every flip is answered from ``mask``'s distance matrix in O(n^2) at most, instead of
+        O(n^2 |S|). Each row's candidates are sorted by base distance once; when adding a
+        feature, distances only grow, so a row's scan stops once the base distance exceeds its
+        current (k+1)-th best plus the rounding band; when removing one, distances shrink by
+        at most the row's largest squared difference on that feature, which gives the same
+        kind of exact stopping rule. This is the move of sequential forward/backward selection
+        and of the local searches of ISRPSO and AMSO.
+        """
+        if self.backend == "numpy":
+            return self._compute(flipped)
         from pymoo_fs.evaluation import _kernels
 
         threads = self._threads()
@@ -468,6 +277,19 @@ class KNNEvaluator:
             lo, hi = self._bounds[f], self._bounds[f + 1]
             pred[lo:hi] = knn.fit(Xs[train], self.y[train]).predict(Xs[test])
 
+    def _holdout_scores(self, masks, X_test, y_test):
+        """``KNeighborsClassifier(k).fit(X[:, m], y).score(X_test[:, m], y_test)`` per mask.
+
+        Balanced accuracy with ``scoring="balanced_accuracy"``; certified float64 predictions,
+        scikit-learn's own for an uncertifiable test set.
+        """
+        codes = _encode_test_labels(y_test, self.classes)
+        scores = np.empty(masks.shape[0])
+        for i, mask in enumerate(masks):
+            pred = self._predict_holdout(mask, X_test)
+            scores[i] = _fold_score(pred == codes, codes, self.metric)[0]
+        return scores
+
     def _predict_holdout(self, mask, X_test):
         Xs = self.X[:, mask]
         Qs = X_test[:, mask]
@@ -497,21 +319,6 @@ class KNNEvaluator:
         return fold_scores.mean(axis=1)
 
     # ------------------------------------------------------------------ set-up
-    def _check_masks(self, masks):
-        masks = np.asarray(masks)
-        if masks.ndim == 1:
-            masks = masks[None, :]
-        if masks.ndim != 2 or masks.shape[1] != self.n_features:
-            raise ValueError(
-                f"masks must have shape (n_masks, {self.n_features}) or ({self.n_features},), "
-                f"got {np.shape(masks)}"
-            )
-        if masks.dtype != bool:
-            if not np.isin(masks, (0, 1)).all():
-                raise ValueError("masks must be boolean (or 0/1) arrays")
-            masks = masks.astype(bool)
-        return masks
-
     def _build_fold_layout(self):
         """Concatenate the folds' test rows; mark each fold's training part."""
         tests = [test for _, test in self.folds]
@@ -609,80 +416,8 @@ def _fold_score(correct, labels, metric):
     return recalls.mean(axis=1)
 
 
-def _check_data(X, y):
-    X = np.asarray(X)
-    if X.ndim != 2:
-        raise ValueError(f"X must be a 2-D array (n_samples, n_features), got {X.ndim}-D")
-    if not np.issubdtype(X.dtype, np.number) or np.issubdtype(X.dtype, np.complexfloating):
-        raise ValueError(f"X must be numeric, got dtype {X.dtype}")
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    bad = ~np.isfinite(X)
-    if bad.any():
-        cols = np.unique(np.nonzero(bad)[1])
-        raise ValueError(
-            f"X contains {int(bad.sum())} NaN or infinite values (columns {cols[:10].tolist()})"
-        )
-    y = np.asarray(y)
-    if y.ndim != 1 or y.shape[0] != X.shape[0]:
-        raise ValueError(f"y must have shape ({X.shape[0]},), got {y.shape}")
-    classes, codes = np.unique(y, return_inverse=True)
-    if classes.size < 2:
-        raise ValueError(f"y must hold at least 2 classes, got {classes.size}")
-    return X, codes.astype(np.int64), classes
-
-
 def _encode_test_labels(y_test, classes):
     pos = np.searchsorted(classes, y_test)
     pos = np.clip(pos, 0, classes.size - 1)
     known = classes[pos] == y_test
     return np.where(known, pos, -1).astype(np.int64)
-
-
-def _make_folds(X, y, classes, cv, random_state):
-    n = X.shape[0]
-    if isinstance(cv, str):
-        if cv != "loo":
-            raise ValueError(f"cv must be an int >= 2, 'loo' or a list of folds, got {cv!r}")
-        if n < 2:
-            raise ValueError("leave-one-out needs at least 2 samples")
-        splits = LeaveOneOut().split(X)
-    elif isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
-        if cv < 2:
-            raise ValueError(f"cv must be an int >= 2, 'loo' or a list of folds, got {cv!r}")
-        counts = np.bincount(y, minlength=classes.size)
-        small = np.flatnonzero(counts < cv)
-        if small.size:
-            c = small[0]
-            raise ValueError(
-                f"class {classes[c].item()!r} has {counts[c]} members, fewer than the cv={cv} "
-                f"folds asked for"
-            )
-        splits = StratifiedKFold(n_splits=int(cv), shuffle=True, random_state=random_state).split(
-            X, y
-        )
-    else:
-        try:
-            splits = list(cv)
-        except TypeError:
-            raise ValueError(
-                f"cv must be an int >= 2, 'loo' or a list of folds, got {cv!r}"
-            ) from None
-        if not splits:
-            raise ValueError("cv must hold at least one (train_idx, test_idx) fold")
-    folds = []
-    for f, split in enumerate(splits):
-        try:
-            train, test = split
-        except (TypeError, ValueError):
-            raise ValueError(f"fold {f} of cv is not a (train_idx, test_idx) pair") from None
-        train = np.asarray(train)
-        test = np.asarray(test)
-        for part, idx in (("train", train), ("test", test)):
-            if idx.ndim != 1 or idx.size == 0 or not np.issubdtype(idx.dtype, np.integer):
-                raise ValueError(f"fold {f}: {part} indices must be a non-empty 1-D int array")
-            if idx.min() < 0 or idx.max() >= n:
-                raise ValueError(f"fold {f}: {part} indices out of range [0, {n})")
-        if np.intersect1d(train, test).size:
-            raise ValueError(f"fold {f}: train and test indices overlap")
-        folds.append((train.astype(np.int64), test.astype(np.int64)))
-    return folds

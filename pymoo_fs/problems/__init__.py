@@ -1,15 +1,24 @@
-"""Feature selection as pymoo ``Problem``\\ s over boolean masks."""
+"""Feature selection as pymoo ``Problem``\\ s over boolean masks.
+
+A problem sees boolean masks only, never an empty one (see
+:class:`FeatureSelectionProblem`); each algorithm decodes its own encoding before evaluation.
+"""
 
 from pymoo_fs.problems.feature_selection import (
     BiObjectiveFeatureSelection,
     FeatureSelectionProblem,
     WeightedFeatureSelection,
     as_masks,
+    flip_masks,
 )
+from pymoo_fs.problems.repair import NonEmptyRepair, repair_empty
 
 __all__ = [
     "BiObjectiveFeatureSelection",
     "FeatureSelectionProblem",
+    "NonEmptyRepair",
     "WeightedFeatureSelection",
     "as_masks",
+    "flip_masks",
+    "repair_empty",
 ]

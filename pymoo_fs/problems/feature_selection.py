@@ -1,23 +1,32 @@
 """Wrapper feature selection posed as vectorised pymoo problems over boolean masks."""
 
+import inspect
+
 import numpy as np
 from pymoo.core.problem import Problem
 
-from pymoo_fs.evaluation import KNNEvaluator
+from pymoo_fs._validation import check_unit_interval
+from pymoo_fs.evaluation import make_evaluator
+from pymoo_fs.evaluation.estimator import ESTIMATOR_OPTIONS, KNN_OPTIONS
+
+__all__ = ["BiObjectiveFeatureSelection", "FeatureSelectionProblem", "WeightedFeatureSelection",
+           "as_masks", "flip_masks"]
 
 
 class FeatureSelectionProblem(Problem):
     """Base class: a pymoo ``Problem`` whose decision vector is one boolean per feature.
 
-    Subclasses turn the evaluator's scores into objectives (:meth:`_objectives`). The problem
-    is vectorised: ``_evaluate`` receives a whole population and scores it with one call to the
+    Subclasses turn the evaluator's scores into objectives (:meth:`objectives`). The problem is
+    vectorised: ``_evaluate`` receives a whole population and scores it with one call to the
     evaluator.
 
     Parameters
     ----------
-    evaluator : KNNEvaluator
-        Scores masks by inner cross-validation on the training data (any object with
-        ``n_features``, ``score(masks)`` and ``holdout_score(masks, X_test, y_test)``).
+    evaluator : Evaluator
+        Scores masks by inner cross-validation on the training data: a
+        :class:`~pymoo_fs.evaluation.Evaluator` or any object with ``n_features`` and
+        ``score(masks)`` (``score_flips``, ``holdout_score`` and ``check_test_set`` are used when
+        present).
     n_obj : int
         Number of objectives.
     X_test : array-like of shape (n_test, n_features), optional
@@ -27,36 +36,58 @@ class FeatureSelectionProblem(Problem):
 
     Attributes
     ----------
-    evaluator : KNNEvaluator
+    evaluator : Evaluator
     n_var : int
         Number of features ``D``; ``xl = 0``, ``xu = 1`` and ``vtype = bool``.
 
     Raises
     ------
+    TypeError
+        If ``evaluator`` lacks ``n_features`` or ``score``.
     ValueError
-        If only one of ``X_test`` and ``y_test`` is given.
+        If only one of ``X_test`` and ``y_test`` is given, or the test set fails the
+        evaluator's ``check_test_set`` (wrong width, no sample, non-finite values, labels that
+        do not match), so a bad test set is refused before any optimisation runs.
 
     Notes
     -----
-    This class is the representation boundary of pymoo-fs: it sees boolean masks only. An
-    algorithm that works with continuous positions, bits or other codes decodes them to masks
-    before it asks for an evaluation.
+    **The representation boundary.** The problem sees boolean masks only. An algorithm that
+    works with continuous positions, bits or other codes decodes them to masks before it asks
+    for an evaluation; undecoded positions are refused (:func:`as_masks`).
+
+    **No empty subset.** A feature subset selects at least one feature: the problem refuses an
+    empty mask with a ``ValueError``, so no front, archive or result can hold one. Every
+    algorithm of :mod:`pymoo_fs.algorithms` repairs when it decodes: a thresholded position
+    with no coordinate above the threshold selects its largest coordinate
+    (:func:`pymoo_fs.algorithms.swarm.decode`), and bit strings with no bit set get one random
+    feature (:class:`~pymoo_fs.problems.NonEmptyRepair`, used by NSGA-II and SPEA2). The
+    evaluators themselves still score an empty mask as 0.0.
+
+    **Neighbourhoods.** :meth:`evaluate_flips` scores the one-feature flips of a mask through
+    the evaluator's incremental ``score_flips``. Algorithms call it through pymoo's evaluator
+    (``algorithm.evaluator.eval(problem, pop, flips_of=mask)``, see
+    :meth:`pymoo_fs.algorithms.FeatureSelectionAlgorithm.evaluate_flips`), so every flip is
+    counted in ``n_eval`` and an ``("n_eval", N)`` budget is honest.
     """
 
-    def __init__(self, evaluator, n_obj, X_test=None, y_test=None, **kwargs):
+    def __init__(self, evaluator, n_obj, X_test=None, y_test=None):
+        missing = [a for a in ("n_features", "score") if not hasattr(evaluator, a)]
+        if missing:
+            raise TypeError(f"evaluator must provide n_features and score(masks); "
+                            f"{type(evaluator).__name__} lacks {', '.join(missing)}")
         if (X_test is None) != (y_test is None):
             raise ValueError("X_test and y_test must be given together")
+        if X_test is not None and hasattr(evaluator, "check_test_set"):
+            X_test, y_test = evaluator.check_test_set(X_test, y_test)
         self.evaluator = evaluator
         self.X_test = X_test
         self.y_test = y_test
-        super().__init__(
-            n_var=evaluator.n_features, n_obj=n_obj, xl=0, xu=1, vtype=bool, **kwargs
-        )
+        super().__init__(n_var=evaluator.n_features, n_obj=n_obj, xl=0, xu=1, vtype=bool,
+                         requires_kwargs=True)
 
     @classmethod
-    def from_data(cls, X, y, n_neighbors=5, cv=10, random_state=0, X_test=None, y_test=None,
-                  **kwargs):
-        """Build the problem with a :class:`~pymoo_fs.evaluation.KNNEvaluator` on ``(X, y)``.
+    def from_data(cls, X, y, estimator=None, *, X_test=None, y_test=None, **options):
+        """Build the problem and its evaluator from training data.
 
         Parameters
         ----------
@@ -64,31 +95,118 @@ class FeatureSelectionProblem(Problem):
             Training data, already scaled.
         y : array-like of shape (n_samples,)
             Training labels.
-        n_neighbors, cv, random_state
-            Passed to :class:`~pymoo_fs.evaluation.KNNEvaluator`.
-        X_test, y_test : optional
-            Hold-out test set for :meth:`holdout_objectives`.
-        **kwargs
-            Further arguments of the problem class (``alpha`` for the weighted problem).
+        estimator : scikit-learn classifier, optional
+            Default: KNN (``n_neighbors=5``). A plain Euclidean KNN takes the compiled fast
+            path; any other classifier is scored by
+            :class:`~pymoo_fs.evaluation.EstimatorEvaluator` (see
+            :func:`~pymoo_fs.evaluation.make_evaluator`).
+        X_test, y_test : optional, keyword-only
+            Hold-out test set for :meth:`holdout_objectives`, checked now.
+        **options
+            The problem's own parameters (``alpha`` of the weighted problem) and every
+            evaluator option (``n_neighbors``, ``cv``, ``scoring``, ``random_state``, ``n_jobs``,
+            ``cache_size``, and for the fast path ``memory_limit``, ``n_threads``,
+            ``backend``, ``precision``).
 
         Returns
         -------
         problem : FeatureSelectionProblem
-        """
-        evaluator = KNNEvaluator(X, y, n_neighbors=n_neighbors, cv=cv, random_state=random_state)
-        return cls(evaluator, X_test=X_test, y_test=y_test, **kwargs)
 
-    def _evaluate(self, x, out, *args, **kwargs):
+        Raises
+        ------
+        TypeError
+            For a keyword that neither the problem nor the evaluator takes (e.g. a misspelling
+            such as ``metric="balanced_accuracy"`` for ``scoring=``); the message lists the
+            accepted keywords.
+        ValueError
+            For an invalid value, named in the message.
+
+        Examples
+        --------
+        >>> from sklearn.tree import DecisionTreeClassifier
+        >>> from pymoo_fs.datasets import load_dataset
+        >>> from pymoo_fs.problems import BiObjectiveFeatureSelection
+        >>> data = load_dataset("sonar")
+        >>> p = BiObjectiveFeatureSelection.from_data(data.X, data.y, cv=5)
+        >>> type(p.evaluator).__name__
+        'KNNEvaluator'
+        >>> p = BiObjectiveFeatureSelection.from_data(
+        ...     data.X, data.y, DecisionTreeClassifier(random_state=0), cv=5)
+        >>> type(p.evaluator).__name__
+        'EstimatorEvaluator'
+        """
+        own = [name for name in inspect.signature(cls.__init__).parameters
+               if name not in ("self", "evaluator", "X_test", "y_test")]
+        accepted = set(own) | set(KNN_OPTIONS) | set(ESTIMATOR_OPTIONS)
+        unknown = [k for k in options if k not in accepted]
+        if unknown:
+            raise TypeError(
+                f"{cls.__name__}.from_data() got an unexpected keyword argument "
+                f"{unknown[0]!r}; accepted: {', '.join(sorted(accepted))}"
+            )
+        problem_options = {k: options.pop(k) for k in own if k in options}
+        evaluator = make_evaluator(X, y, estimator, **options)
+        return cls(evaluator, X_test=X_test, y_test=y_test, **problem_options)
+
+    # ------------------------------------------------------------------ evaluation
+    def _evaluate(self, x, out, *args, flips_of=None, **kwargs):
         masks = as_masks(x, self.n_var)
-        out["F"] = self._objectives(self.evaluator.score(masks), masks)
+        _refuse_empty(masks)
+        if flips_of is None:
+            scores = self.evaluator.score(masks)
+        else:
+            base, features = _single_flips(masks, as_masks(flips_of, self.n_var)[0])
+            scores = self._score_flips(base, features)
+        out["F"] = self.objectives(scores, masks)
+
+    def evaluate_flips(self, mask, features):
+        """Objectives of the masks obtained by flipping single features of ``mask``.
+
+        Parameters
+        ----------
+        mask : array-like of bool, shape (n_features,)
+            The base feature subset (not empty).
+        features : array-like of int, shape (k,)
+            Features to flip: each is added if absent from ``mask``, removed if present.
+
+        Returns
+        -------
+        F : ndarray of float64, shape (k, n_obj)
+            ``F[i]`` equals ``evaluate(flip_masks(mask, features))[i]``, computed by the
+            evaluator's incremental ``score_flips`` (one column update per flip).
+
+        Raises
+        ------
+        ValueError
+            If ``mask`` is not one mask, a feature index is out of range, or a flip would empty
+            the mask (removing its only feature).
+
+        Notes
+        -----
+        Called directly, these evaluations are counted by the evaluator
+        (``evaluator.n_evaluations``) but by no algorithm. Algorithms use
+        :meth:`pymoo_fs.algorithms.FeatureSelectionAlgorithm.evaluate_flips`, which goes
+        through pymoo's evaluator and so counts them in ``n_eval``.
+        """
+        mask = as_masks(mask, self.n_var)
+        if mask.shape[0] != 1:
+            raise ValueError(f"mask must be one mask of shape ({self.n_var},)")
+        flipped = flip_masks(mask[0], features)
+        _refuse_empty(flipped)
+        return self.objectives(self._score_flips(mask[0], np.asarray(features)), flipped)
+
+    def _score_flips(self, base, features):
+        if hasattr(self.evaluator, "score_flips"):
+            return self.evaluator.score_flips(base, features)
+        return self.evaluator.score(flip_masks(base, features))
 
     def holdout_objectives(self, masks, X_test=None, y_test=None):
-        """Objectives of masks with KNN fitted on the training data and scored on a test set.
+        """Objectives of masks with the classifier fitted on the training data, scored on a test set.
 
         Parameters
         ----------
         masks : array-like of bool, shape (n, n_features) or (n_features,)
-            Feature subsets, e.g. a front's masks.
+            Feature subsets, e.g. a front's masks; none may be empty.
         X_test, y_test : optional
             Test data and labels; default: those given at construction.
 
@@ -100,16 +218,30 @@ class FeatureSelectionProblem(Problem):
         Raises
         ------
         ValueError
-            If no test set is available or the masks are not boolean.
+            If no test set is available, the masks are not boolean or one is empty, or the
+            test set fails the evaluator's checks.
         """
         if X_test is None and y_test is None:
             X_test, y_test = self.X_test, self.y_test
         if X_test is None or y_test is None:
             raise ValueError("no hold-out test set: pass X_test and y_test")
         masks = as_masks(masks, self.n_var)
-        return self._objectives(self.evaluator.holdout_score(masks, X_test, y_test), masks)
+        _refuse_empty(masks)
+        return self.objectives(self.evaluator.holdout_score(masks, X_test, y_test), masks)
 
-    def _objectives(self, score, masks):
+    def objectives(self, scores, masks):
+        """Objective vectors from the evaluator's scores of ``masks``.
+
+        Parameters
+        ----------
+        scores : ndarray of float64, shape (n,)
+            Scores of the masks (higher is better, in [0, 1]).
+        masks : ndarray of bool, shape (n, n_features)
+
+        Returns
+        -------
+        F : ndarray of float64, shape (n, n_obj)
+        """
         raise NotImplementedError
 
 
@@ -122,23 +254,24 @@ class WeightedFeatureSelection(FeatureSelectionProblem):
 
     Parameters
     ----------
-    evaluator : KNNEvaluator
+    evaluator : Evaluator
         Scores masks on the training data.
     alpha : float, default=0.9
-        Weight of the classification term, in [0, 1].
+        Weight of the classification term, in [0, 1]; ``alpha=1`` is accuracy alone (seed 000's
+        FIT-A', seed 002's FIT-C).
     X_test, y_test : optional
         Hold-out test set (see :class:`FeatureSelectionProblem`).
 
     Raises
     ------
     ValueError
-        If ``alpha`` is outside [0, 1].
+        If ``alpha`` is not a number in [0, 1] (a string such as ``"0.9"`` included).
 
     Notes
     -----
     Seed 000 (Li, Xue & Zhang, CEC 2021, Eq. 3) maximises
     ``alpha * acc + (1 - alpha) * (1 - |S|/D)``, which is ``1 - F``: minimising ``F`` selects the
-    same subsets. The empty mask scores ``acc = 0`` (the worst), so ``F = alpha``; the seed's
+    same subsets. The empty mask is refused (see :class:`FeatureSelectionProblem`); the seed's
     code passes it to Weka, which predicts the majority class.
 
     References
@@ -155,19 +288,19 @@ class WeightedFeatureSelection(FeatureSelectionProblem):
     >>> data = load_dataset("sonar")
     >>> problem = WeightedFeatureSelection.from_data(data.X, data.y, cv=5)
     >>> mask = np.zeros(data.n_features, dtype=bool)
-    >>> problem.evaluate(mask[None, :])
-    array([[0.9]])
+    >>> mask[:6] = True
+    >>> problem.evaluate(mask[None, :]).round(4)
+    array([[0.3431]])
     """
 
-    def __init__(self, evaluator, alpha=0.9, X_test=None, y_test=None, **kwargs):
-        if not 0.0 <= alpha <= 1.0:
-            raise ValueError(f"alpha must be in [0, 1], got {alpha!r}")
-        self.alpha = float(alpha)
-        super().__init__(evaluator, n_obj=1, X_test=X_test, y_test=y_test, **kwargs)
+    def __init__(self, evaluator, alpha=0.9, X_test=None, y_test=None):
+        self.alpha = check_unit_interval("alpha", alpha)
+        super().__init__(evaluator, n_obj=1, X_test=X_test, y_test=y_test)
 
-    def _objectives(self, score, masks):
+    def objectives(self, scores, masks):
+        """``alpha * (1 - scores) + (1 - alpha) * |S| / D`` as an (n, 1) array."""
         ratio = masks.sum(axis=1) / self.n_var
-        return (self.alpha * (1.0 - score) + (1.0 - self.alpha) * ratio)[:, None]
+        return (self.alpha * (1.0 - scores) + (1.0 - self.alpha) * ratio)[:, None]
 
 
 class BiObjectiveFeatureSelection(FeatureSelectionProblem):
@@ -178,7 +311,7 @@ class BiObjectiveFeatureSelection(FeatureSelectionProblem):
 
     Parameters
     ----------
-    evaluator : KNNEvaluator
+    evaluator : Evaluator
         Scores masks on the training data.
     X_test, y_test : optional
         Hold-out test set (see :class:`FeatureSelectionProblem`).
@@ -186,8 +319,9 @@ class BiObjectiveFeatureSelection(FeatureSelectionProblem):
     Notes
     -----
     Seed 003 (Nguyen et al. 2016, Eq. 5-6) minimises ErrorRate = (FP + FN) / (TP + TN + FP +
-    FN) and FeatureRate = #selected / #all. The empty mask gets error 1.0, the worst value, so
-    it is never preferred to a mask that classifies anything (an assumption: the seed is silent).
+    FN) and FeatureRate = #selected / #all. The empty mask is refused (see
+    :class:`FeatureSelectionProblem`); the spec's [A] "error 1.0 for the empty mask" is
+    replaced by that rule, so no front holds the point (1.0, 0).
 
     References
     ----------
@@ -204,15 +338,16 @@ class BiObjectiveFeatureSelection(FeatureSelectionProblem):
     >>> problem = BiObjectiveFeatureSelection.from_data(data.X, data.y, cv=5)
     >>> masks = np.eye(data.n_features, dtype=bool)[:2]
     >>> problem.evaluate(masks).round(3)
-    array([[0.423, 0.017],
-           [0.433, 0.017]])
+    array([[0.509, 0.017],
+           [0.538, 0.017]])
     """
 
-    def __init__(self, evaluator, X_test=None, y_test=None, **kwargs):
-        super().__init__(evaluator, n_obj=2, X_test=X_test, y_test=y_test, **kwargs)
+    def __init__(self, evaluator, X_test=None, y_test=None):
+        super().__init__(evaluator, n_obj=2, X_test=X_test, y_test=y_test)
 
-    def _objectives(self, score, masks):
-        return np.column_stack([1.0 - score, masks.sum(axis=1) / self.n_var])
+    def objectives(self, scores, masks):
+        """``(1 - scores, |S| / D)`` as an (n, 2) array."""
+        return np.column_stack([1.0 - scores, masks.sum(axis=1) / self.n_var])
 
 
 def as_masks(x, n_var):
@@ -242,9 +377,57 @@ def as_masks(x, n_var):
         raise ValueError(f"masks must have shape (n, {n_var}), got {np.shape(x)}")
     if x.dtype == bool:
         return x
-    if not np.isin(x, (0, 1)).all():
+    if x.dtype == object or not np.isin(x, (0, 1)).all():
         raise ValueError(
             "feature selection problems take boolean masks; decode continuous positions "
             "(e.g. x > threshold) before evaluation"
         )
     return x.astype(bool)
+
+
+def flip_masks(mask, features):
+    """The masks obtained by flipping one feature of ``mask`` each.
+
+    Parameters
+    ----------
+    mask : ndarray of bool, shape (D,)
+    features : array-like of int, shape (k,)
+        Feature indices in ``[0, D)``.
+
+    Returns
+    -------
+    flipped : ndarray of bool, shape (k, D)
+        Row ``i`` is ``mask`` with feature ``features[i]`` added or removed.
+
+    Raises
+    ------
+    ValueError
+        If ``features`` is not a 1-D integer array of indices in range.
+    """
+    mask = np.asarray(mask, dtype=bool)
+    features = np.asarray(features)
+    if features.ndim != 1 or not (features.size == 0
+                                  or np.issubdtype(features.dtype, np.integer)):
+        raise ValueError("features must be a 1-D array of feature indices")
+    if features.size and (features.min() < 0 or features.max() >= mask.size):
+        raise ValueError(f"features must be in [0, {mask.size})")
+    flipped = np.repeat(mask[None, :], features.size, axis=0)
+    flipped[np.arange(features.size), features] ^= True
+    return flipped
+
+
+def _refuse_empty(masks):
+    empty = np.flatnonzero(~masks.any(axis=1))
+    if empty.size:
+        raise ValueError(
+            f"mask {int(empty[0])} selects no feature: an empty mask is not a feature subset "
+            f"(algorithms repair it when decoding; see FeatureSelectionProblem)"
+        )
+
+
+def _single_flips(masks, base):
+    """The flipped feature of each row of ``masks`` relative to ``base``; each must differ by one."""
+    diff = masks ^ base[None, :]
+    if not np.all(diff.sum(axis=1) == 1):
+        raise ValueError("flips_of: every mask must differ from the base mask in one feature")
+    return base, np.argmax(diff, axis=1)

@@ -8,7 +8,8 @@ from pymoo.core.callback import Callback
 from pymoo.core.problem import Problem
 from pymoo.optimize import minimize
 
-from pymoo_fs.algorithms import CMDPSOFS, archive, cmdpsofs
+from pymoo_fs.algorithms import CMDPSOFS, archive
+from pymoo_fs.algorithms.moo import cmdpsofs
 from pymoo_fs.datasets import load_dataset
 from pymoo_fs.problems import BiObjectiveFeatureSelection, WeightedFeatureSelection
 from tests.algorithms.loops import ask_and_tell, interleave
@@ -105,11 +106,11 @@ def _tracked_run(problem, algorithm, n_gen, seed):
     previous = None
     while algorithm.has_next():
         pop = algorithm.ask()
-        if previous is not None:
-            plain = np.clip(previous + algorithm.V_, 0.0, 1.0)
-            changed += np.sum(~np.isclose(algorithm.X_, plain, rtol=0, atol=1e-12), axis=1)
         algorithm.evaluator.eval(problem, pop)
         algorithm.tell(infills=pop)
+        if previous is not None:  # positions and velocities are committed by tell
+            plain = np.clip(previous + algorithm.V_, 0.0, 1.0)
+            changed += np.sum(~np.isclose(algorithm.X_, plain, rtol=0, atol=1e-12), axis=1)
         previous = algorithm.X_.copy()
         sizes.append((algorithm.leaders_F_.shape[0], len(algorithm.archive_)))
     res = algorithm.result()
@@ -155,11 +156,11 @@ def test_mutation_changes_only_groups_1_and_2():
 def _first_move(alg, problem, seed):
     """Evaluate the initial swarm, make the first move; return the positions without mutation."""
     alg.setup(problem, termination=("n_gen", 3), seed=seed)
-    pop = alg.ask()
-    alg.evaluator.eval(problem, pop)
-    alg.tell(infills=pop)
-    previous = alg.X_.copy()
-    alg.ask()
+    for _ in range(2):
+        previous = getattr(alg, "X_", None)
+        pop = alg.ask()
+        alg.evaluator.eval(problem, pop)
+        alg.tell(infills=pop)
     return np.clip(previous + alg.V_, 0.0, 1.0)
 
 
@@ -275,9 +276,7 @@ def test_non_uniform_mutation_step_shrinks_to_zero():
     np.testing.assert_array_equal(steps[-1], 0.0)
 
 
-@pytest.mark.parametrize("max_iterations,expected", [(None, [0, 0.25, 0.5, 0.75]),
-                                                     (8, [0, 0.125, 0.25, 0.375])])
-def test_progress_of_the_non_uniform_mutation(monkeypatch, max_iterations, expected):
+def _spy_progress(monkeypatch):
     seen = []
     original = cmdpsofs.non_uniform_mutation
 
@@ -286,10 +285,25 @@ def test_progress_of_the_non_uniform_mutation(monkeypatch, max_iterations, expec
         return original(x, progress, b, random_state)
 
     monkeypatch.setattr(cmdpsofs, "non_uniform_mutation", spy)
-    res = minimize(TradeOff(6), CMDPSOFS(pop_size=3, max_iterations=max_iterations),
-                   ("n_gen", 5), seed=0)
-    assert res.algorithm.T_ == (4 if max_iterations is None else max_iterations)
-    np.testing.assert_allclose(seen, expected)
+    return seen
+
+
+@pytest.mark.parametrize("termination", [("n_gen", 5), ("n_eval", 15)])
+def test_progress_of_the_non_uniform_mutation_comes_from_the_termination(monkeypatch,
+                                                                          termination):
+    # 3 particles: the initial swarm is 1 generation (3 evaluations) of 5 (15); the m-th move
+    # of 4 sees t/T = (m - 1) / 4 under either limit
+    seen = _spy_progress(monkeypatch)
+    res = minimize(TradeOff(6), CMDPSOFS(pop_size=3), termination, seed=0)
+    assert res.algorithm.evaluator.n_eval == 15
+    np.testing.assert_allclose(seen, [0, 0.25, 0.5, 0.75])
+
+
+def test_progress_under_a_time_limit_grows_within_the_unit_interval(monkeypatch):
+    seen = _spy_progress(monkeypatch)
+    res = minimize(TradeOff(6), CMDPSOFS(pop_size=3), ("time", 0.3), seed=0)
+    assert len(seen) >= 2 and res.algorithm.evaluator.n_eval == 3 * (len(seen) + 1)
+    assert seen[0] == 0.0 and np.all(np.diff(seen) >= 0) and 0.0 < seen[-1] <= 1.0
 
 
 # ----------------------------------------------------------------------------- pbest rules
@@ -341,21 +355,9 @@ def test_ranges_change_the_run():
     assert not np.array_equal(a.algorithm.X_, c.algorithm.X_)
 
 
-def test_max_iterations_from_the_termination():
-    alg = CMDPSOFS(pop_size=4)
-    alg.setup(TradeOff(6), termination=("n_gen", 7), seed=0)
-    assert alg.T_ == 6
-    alg = CMDPSOFS(pop_size=4, max_iterations=20)
-    alg.setup(TradeOff(6), termination=("n_gen", 7), seed=0)
-    assert alg.T_ == 20
-
-
-def test_evaluation_limit_needs_max_iterations():
-    with pytest.raises(ValueError, match="max_iterations"):
-        minimize(TradeOff(6), CMDPSOFS(pop_size=10), ("n_eval", 100), seed=0)
-    res = minimize(TradeOff(6), CMDPSOFS(pop_size=10, max_iterations=9), ("n_eval", 100),
-                   seed=0)
-    assert res.algorithm.evaluator.n_eval == 100
+def test_evaluation_limit_needs_no_iteration_count():
+    res = minimize(TradeOff(6), CMDPSOFS(pop_size=10), ("n_eval", 100), seed=0)
+    assert res.algorithm.evaluator.n_eval == 100 and res.algorithm.n_gen == 11
 
 
 def test_single_objective_problem_raises():
@@ -383,8 +385,6 @@ def test_single_objective_problem_raises():
     (dict(mutation_rate="1/D"), "mutation_rate"),
     (dict(perturbation=-1.0), "perturbation"),
     (dict(perturbation=(0.1, 0.5)), "perturbation"),
-    (dict(max_iterations=0), "max_iterations"),
-    (dict(max_iterations=10.5), "max_iterations"),
     (dict(mutation_groups="thirds"), "mutation_groups"),
     (dict(uniform_mutation="gauss"), "uniform_mutation"),
     (dict(pbest_rule="better"), "pbest_rule"),
@@ -397,17 +397,16 @@ def test_invalid_parameter_raises_naming_it(kwargs, name):
 
 def _parameters(alg):
     names = ("pop_size", "w", "c1", "c2", "vmax", "threshold", "mutation_rate", "perturbation",
-             "max_iterations", "mutation_groups", "uniform_mutation", "pbest_rule",
+             "mutation_groups", "uniform_mutation", "pbest_rule",
              "random_coefficients", "reverse_velocity")
     return {name: copy.deepcopy(getattr(alg, name)) for name in names}
 
 
 def test_parameters_unchanged_after_run():
-    alg = CMDPSOFS(pop_size=5, w=(0.1, 0.5), c1=(1.5, 2.0), vmax=0.6, mutation_rate=None,
-                   max_iterations=None)
+    alg = CMDPSOFS(pop_size=5, w=(0.1, 0.5), c1=(1.5, 2.0), vmax=0.6, mutation_rate=None)
     before = _parameters(alg)
     minimize(TradeOff(10), alg, ("n_gen", 4), seed=0, copy_algorithm=False)
-    assert alg.evaluator.n_eval == 20 and alg.T_ == 3 and alg.mutation_rate_ == 0.1
+    assert alg.evaluator.n_eval == 20 and alg.mutation_rate_ == 0.1
     assert _parameters(alg) == before
 
 

@@ -130,10 +130,11 @@ def test_pbest_rule_better_or_fewer_moves_to_fewer_features_on_ties():
                    seed=1, callback=rec)
     alg = res.algorithm
     sizes = np.array([x.sum(axis=1) for x in rec.X])  # (n_gen, pop_size)
-    np.testing.assert_array_equal(alg.pbest_n_, sizes.min(axis=0))
+    pbest_n = alg.pbest_pop_.get("X").sum(axis=1)
+    np.testing.assert_array_equal(pbest_n, sizes.min(axis=0))
     assert res.X.sum() == sizes.min()
     # and the rule changed something compared with "better"
-    assert np.any(alg.pbest_n_ < sizes[0])
+    assert np.any(pbest_n < sizes[0])
     assert not np.array_equal(alg.pbest_X_, rec.positions[0])
 
 
@@ -159,7 +160,8 @@ def test_pbest_rules_on_a_crafted_generation():
         alg.tell(infills=pop)
         replaced = np.all(alg.pbest_X_ == alg.X_, axis=1) & ~np.all(alg.pbest_X_ == first_X,
                                                                       axis=1)
-        results[rule] = (alg.pbest_n_.copy(), alg.pbest_F_.copy(), alg.gbest_, replaced)
+        results[rule] = (alg.pbest_pop_.get("X").sum(axis=1), alg.pbest_F_[:, 0].copy(),
+                         alg.gbest_, replaced)
     n, F, g, replaced = results["better"]
     np.testing.assert_array_equal(n, [2, 3, 5, 2])
     np.testing.assert_array_equal(F, [0.5, 0.5, 0.55, 0.7])
@@ -211,7 +213,9 @@ def test_initial_velocity_zero_or_uniform_within_vmax():
     for init in ("zero", "uniform"):
         alg = PSO(pop_size=20, vmax=0.3, initial_velocity=init)
         alg.setup(problem, termination=("n_gen", 2), seed=0)
-        alg.ask()
+        pop = alg.ask()
+        alg.evaluator.eval(problem, pop)
+        alg.tell(infills=pop)
         if init == "zero":
             np.testing.assert_array_equal(alg.V_, 0.0)
         else:
@@ -224,9 +228,13 @@ def test_threshold_and_inclusive_threshold_reach_the_masks():
     minimize(Target(10), PSO(pop_size=4, threshold=0.0, inclusive_threshold=True), ("n_gen", 3),
              seed=0, callback=rec)
     assert all(x.all() for x in rec.X)
+    # nothing passes theta = 1: each particle selects its largest coordinate (no empty mask)
     rec = Recorder()
     minimize(Target(10), PSO(pop_size=4, threshold=1.0), ("n_gen", 3), seed=0, callback=rec)
-    assert not any(x.any() for x in rec.X)
+    for masks, positions in zip(rec.X, rec.positions):
+        expected = np.zeros_like(masks)
+        expected[np.arange(4), np.argmax(positions, axis=1)] = True
+        np.testing.assert_array_equal(masks, expected)
 
 
 def test_velocities_and_positions_stay_in_bounds():
@@ -236,13 +244,13 @@ def test_velocities_and_positions_stay_in_bounds():
     previous = None
     while alg.has_next():
         pop = alg.ask()
+        alg.evaluator.eval(problem, pop)
+        alg.tell(infills=pop)  # positions and velocities are committed here
         if previous is not None:
             assert np.all(np.abs(alg.V_) <= 0.2 + 1e-15)
             np.testing.assert_allclose(alg.X_, np.clip(previous + alg.V_, 0, 1))
         assert np.all((alg.X_ >= 0) & (alg.X_ <= 1))
-        np.testing.assert_array_equal(pop.get("X"), alg.X_ > 0.6)
-        alg.evaluator.eval(problem, pop)
-        alg.tell(infills=pop)
+        np.testing.assert_array_equal(pop.get("X"), swarm.decode(alg.X_, 0.6))
         previous = alg.X_.copy()
 
 

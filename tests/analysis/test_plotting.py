@@ -55,6 +55,31 @@ def test_plot_same_colour_per_algorithm_in_both_panels():
     assert len(set(train_colors.values())) == len(TRAIN)
 
 
+def _marker_styles(ax):
+    handles, labels = ax.get_legend_handles_labels()
+    return {label: (h.get_marker(), matplotlib.colors.to_hex(h.get_color()))
+            for h, label in zip(handles, labels) if label != "all features"}
+
+
+def test_plot_each_algorithm_has_its_own_marker_and_colour_in_both_panels():
+    fig = plot_fronts(TRAIN, TEST)
+    train, test = (_marker_styles(ax) for ax in fig.axes)
+    assert train == test and list(train) == list(TRAIN)
+    markers = [marker for marker, _ in train.values()]
+    colours = [colour for _, colour in train.values()]
+    assert len(set(markers)) == len(set(colours)) == len(TRAIN)
+    # hollow markers: a point drawn on top of another leaves the one below visible
+    handles, _ = fig.axes[0].get_legend_handles_labels()
+    assert all(h.get_markerfacecolor() == "none" for h in handles[:len(TRAIN)])
+
+
+def test_plot_ten_algorithms_all_differ_in_marker_and_colour():
+    fronts = {f"A{i}": np.array([[0.1 + 0.01 * i, 0.5]]) for i in range(10)}
+    styles = _marker_styles(plot_fronts(fronts).axes[0])
+    assert len({marker for marker, _ in styles.values()}) == 10
+    assert len({colour for _, colour in styles.values()}) == 10
+
+
 def test_plot_markers_follow_ratio_order():
     shuffled = {"A": np.array([[0.1, 0.5], [0.3, 0.1], [0.2, 0.3]])}
     fig = plot_fronts(shuffled)

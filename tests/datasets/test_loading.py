@@ -311,3 +311,73 @@ def test_mat_label_count_mismatch(tmp_path):
     savemat(path, {"X": np.ones((3, 2)), "Y": np.array([[1.0, 2.0]])})
     with pytest.raises(ValueError, match="must have 3 labels"):
         load_dataset(path)
+
+
+# ----------------------------------------------------------------------------------------------
+# header-less CSV files and directories (bad-input corpus)
+# ----------------------------------------------------------------------------------------------
+
+def _write_rows(path, rows):
+    path.write_text("\n".join(",".join(str(v) for v in row) for row in rows) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("labels", [[1, 2, 1, 2], ["R", "M", "M", "R"]])
+def test_csv_without_header_reads_first_row_as_data_and_warns(tmp_path, labels):
+    values = [[0.5, 1.0, 2.0], [1.5, -1.0, 0.0], [2.5, 3.0, 1.0], [0.0, 0.25, 4.0]]
+    path = _write_rows(tmp_path / "nohead.csv", [v + [c] for v, c in zip(values, labels)])
+    with pytest.warns(UserWarning, match=r"nohead\.csv has no header row .* named the "
+                                         r"features f0\.\.f2 and took the last column"):
+        data = load_dataset(path)
+    assert data.feature_names == ["f0", "f1", "f2"]
+    np.testing.assert_array_equal(data.X, values)
+    assert data.n_samples == 4
+    assert data.classes[data.y].tolist() == labels
+
+
+def test_csv_without_header_gzipped_and_by_name(tmp_path):
+    rows = [[0.1, 0.2, "a"], [0.3, 0.4, "b"], [0.5, 0.6, "a"], [0.7, 0.8, "b"]]
+    with gzip.open(tmp_path / "toy.csv.gz", "wt") as stream:
+        stream.write("\n".join(",".join(map(str, r)) for r in rows) + "\n")
+    with pytest.warns(UserWarning, match=r"toy\.csv\.gz has no header row"):
+        data = load_dataset("toy", data_dir=tmp_path)
+    assert data.X.shape == (4, 2) and data.feature_names == ["f0", "f1"]
+
+
+def test_header_with_numeric_feature_names_and_a_class_name_is_kept(tmp_path, recwarn):
+    # "0,1,class": numeric feature names, but "class" is no label of any row: a header
+    path = _write_csv(tmp_path / "named.csv", ["0", "1", "class"], _toy_rows())
+    data = load_dataset(path)
+    assert data.feature_names == ["0", "1"] and data.n_samples == 4
+    assert not [w for w in recwarn if issubclass(w.category, UserWarning)]
+
+
+def test_target_with_headerless_csv_is_an_error(tmp_path):
+    path = _write_rows(tmp_path / "nohead.csv", [[1, 2, 0], [3, 4, 1], [5, 6, 0]])
+    with pytest.raises(ValueError, match=r"target='class' cannot be used with .*nohead\.csv: "
+                                         r"it has no header row"):
+        load_dataset(path, target="class")
+
+
+def test_target_naming_a_numeric_header_cell_keeps_the_header(tmp_path, recwarn):
+    rows = [[1, 10, 7], [2, 20, 8], [3, 10, 9], [4, 20, 10]]
+    path = _write_csv(tmp_path / "num.csv", ["0", "1", "2"], rows)
+    data = load_dataset(path, target="1")
+    assert data.feature_names == ["0", "2"] and data.classes.tolist() == [10, 20]
+    assert not [w for w in recwarn if issubclass(w.category, UserWarning)]
+
+
+def test_directory_as_dataset_path_says_directory(tmp_path, no_env_dir):
+    folder = tmp_path / "data.csv"
+    folder.mkdir()
+    for arg in (str(folder), folder, str(tmp_path)):
+        with pytest.raises(ValueError, match=r"is a directory, not a file: expected a "
+                                             r"\.csv\.gz, \.csv, \.arff, \.mat file"):
+            load_dataset(arg)
+
+
+def test_bare_name_of_a_directory_says_directory(tmp_path, no_env_dir, monkeypatch):
+    (tmp_path / "wine").mkdir()
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match=r"'.*wine' is a directory.*pass it as data_dir"):
+        load_dataset("wine")

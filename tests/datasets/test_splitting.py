@@ -102,3 +102,54 @@ def test_min_max_scale_matches_sklearn(rng):
     np.testing.assert_allclose(test_scaled, reference.transform(X_test))
     assert (test_scaled < 0).any() or (test_scaled > 1).any()
     np.testing.assert_allclose(min_max_scale(X_train), train_scaled)
+
+
+@pytest.mark.parametrize("test_size", [0.001, 0.004])
+def test_test_size_too_small_for_every_class_is_worded_by_us(sonar, test_size):
+    with pytest.raises(ValueError, match=rf"test_size={test_size} is too small: it puts 1 of "
+                                         r"208 samples in the test part, too few for one "
+                                         r"sample of each of the 2 classes; use test_size >= "):
+        train_test_split(sonar, test_size=test_size)
+
+
+def test_test_size_too_large_to_train_every_class_is_worded_by_us(sonar):
+    with pytest.raises(ValueError, match=r"test_size=0\.999 is too large: it leaves 0 of 208 "
+                                         r"samples in the training part"):
+        train_test_split(sonar, test_size=0.999)
+
+
+def test_suggested_test_size_bounds_are_usable(sonar):
+    for test_size in (0.001, 0.999):
+        with pytest.raises(ValueError, match="test_size") as excinfo:
+            train_test_split(sonar, test_size=test_size)
+        bound = float(str(excinfo.value).rsplit(" ", 1)[1])
+        split = train_test_split(sonar, test_size=bound)
+        assert set(split.y_test.tolist()) == set(split.y_train.tolist()) == {0, 1}
+
+
+def test_class_with_a_single_sample_is_worded_by_us(rng):
+    X, y = rng.normal(size=(9, 2)), np.array(["a"] * 4 + ["b"] * 4 + ["c"])
+    with pytest.raises(ValueError, match=r"class 'c' has a single sample: a stratified split "
+                                         r"needs at least 2"):
+        train_test_split(X, y, test_size=0.5)
+
+
+def test_mixed_label_types_are_a_value_error(rng):
+    y = np.array([1, "a", 1, "a", None, 2], dtype=object)
+    with pytest.raises(ValueError, match="y mixes label types"):
+        train_test_split(rng.normal(size=(6, 2)), y, test_size=0.5)
+
+
+@pytest.mark.parametrize("random_state", [-1, 2**32, 1.5, "0", True,
+                                          np.random.default_rng(0)])
+def test_bad_random_state_is_worded_by_us(sonar, random_state):
+    with pytest.raises(ValueError, match=r"random_state must be None, an int in "
+                                         r"\[0, 2\*\*32 - 1\] or a numpy\.random\.RandomState"):
+        train_test_split(sonar, random_state=random_state)
+
+
+@pytest.mark.parametrize("random_state", [None, 0, 2**32 - 1, np.int64(7),
+                                          np.random.RandomState(3)])
+def test_valid_random_states_are_accepted(sonar, random_state):
+    split = train_test_split(sonar, random_state=random_state)
+    assert split.y_test.shape == (63,)

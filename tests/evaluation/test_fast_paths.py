@@ -45,7 +45,7 @@ def sonar():
 def test_float32_and_numpy_backends_equal_sklearn(musk1, rng, cv, metric):
     X, y = musk1.X_train, musk1.y_train
     masks = rng.random((6, X.shape[1])) < rng.choice([0.05, 0.5], size=(6, 1))
-    kw = dict(n_neighbors=3, cv=cv, metric=metric)
+    kw = dict(n_neighbors=3, cv=cv, scoring=metric)
     default = KNNEvaluator(X, y, **kw)
     single = KNNEvaluator(X, y, precision="float32", **kw)
     reference = KNNEvaluator(X, y, backend="numpy", **kw)

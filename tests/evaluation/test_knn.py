@@ -59,7 +59,7 @@ def test_leave_one_out_equals_sklearn(sonar, rng, k):
 @pytest.mark.parametrize("cv", [5, "loo"])
 def test_balanced_accuracy_equals_sklearn(sonar, rng, cv):
     X, y = sonar
-    ev = KNNEvaluator(X, y, n_neighbors=3, cv=cv, metric="balanced_accuracy")
+    ev = KNNEvaluator(X, y, n_neighbors=3, cv=cv, scoring="balanced_accuracy")
     masks = random_masks(rng, 4 if cv == "loo" else 10, ev.n_features)
     expected = sklearn_scores(ev.X, y, masks, 3, ev.folds, scoring="balanced_accuracy")
     np.testing.assert_array_equal(ev.score(masks), expected)
@@ -176,10 +176,10 @@ def test_explicit_folds_used_as_given(sonar, rng):
         (dict(n_neighbors=200), "n_neighbors=200 exceeds"),
         (dict(cv=1), "cv must be"),
         (dict(cv="kfold"), "cv must be"),
-        (dict(cv=200), "fewer than the cv=200 folds"),
+        (dict(cv=200), "cv=200: n_splits=200 cannot be greater than the number of members"),
         (dict(cv=[(np.arange(10), np.arange(5, 15))]), "overlap"),
         (dict(cv=[(np.arange(10), np.array([500]))]), "out of range"),
-        (dict(metric="f1"), "metric"),
+        (dict(scoring="f1"), "scoring"),
     ],
 )
 def test_invalid_parameters_raise(sonar, kwargs, match):

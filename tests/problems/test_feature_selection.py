@@ -24,14 +24,14 @@ class FixedEvaluator:
         return self.score(masks) / 2
 
 
-TABLE = {(1, 0, 0, 0): 0.8, (1, 1, 0, 1): 0.95, (0, 0, 0, 0): 0.0}
-MASKS = np.array([[1, 0, 0, 0], [1, 1, 0, 1], [0, 0, 0, 0]], dtype=bool)
+TABLE = {(1, 0, 0, 0): 0.8, (1, 1, 0, 1): 0.95, (0, 0, 1, 1): 0.0}
+MASKS = np.array([[1, 0, 0, 0], [1, 1, 0, 1], [0, 0, 1, 1]], dtype=bool)
 
 
 def test_weighted_objective_by_hand():
     p = WeightedFeatureSelection(FixedEvaluator(TABLE), alpha=0.9)
     F = p.evaluate(MASKS)
-    expected = [0.9 * 0.2 + 0.1 * 0.25, 0.9 * 0.05 + 0.1 * 0.75, 0.9 * 1.0 + 0.0]
+    expected = [0.9 * 0.2 + 0.1 * 0.25, 0.9 * 0.05 + 0.1 * 0.75, 0.9 * 1.0 + 0.1 * 0.5]
     np.testing.assert_allclose(F[:, 0], expected, rtol=0, atol=1e-15)
     assert F.shape == (3, 1)
 
@@ -39,7 +39,7 @@ def test_weighted_objective_by_hand():
 def test_bi_objective_by_hand():
     p = BiObjectiveFeatureSelection(FixedEvaluator(TABLE))
     F = p.evaluate(MASKS)
-    np.testing.assert_allclose(F, [[0.2, 0.25], [0.05, 0.75], [1.0, 0.0]], atol=1e-15)
+    np.testing.assert_allclose(F, [[0.2, 0.25], [0.05, 0.75], [1.0, 0.5]], atol=1e-15)
 
 
 def test_problem_declares_boolean_variables():
@@ -57,13 +57,20 @@ def test_continuous_positions_are_rejected():
         as_masks(np.ones((1, 3), dtype=bool), 4)
 
 
-def test_real_empty_mask_is_worst():
+def test_empty_mask_is_refused_everywhere():
     data = load_dataset("sonar")
-    bi = BiObjectiveFeatureSelection.from_data(data.X, data.y, cv=5)
+    bi = BiObjectiveFeatureSelection.from_data(data.X, data.y, cv=5, X_test=data.X[:5],
+                                               y_test=data.y[:5])
     w = WeightedFeatureSelection.from_data(data.X, data.y, cv=5, alpha=0.8)
-    empty = np.zeros((1, data.n_features), dtype=bool)
-    np.testing.assert_array_equal(bi.evaluate(empty), [[1.0, 0.0]])
-    assert w.evaluate(empty)[0, 0] == pytest.approx(0.8)
+    masks = np.zeros((2, data.n_features), dtype=bool)
+    masks[0, 3] = True
+    for call in (bi.evaluate, w.evaluate, bi.holdout_objectives):
+        with pytest.raises(ValueError, match="mask 1 selects no feature"):
+            call(masks)
+    one = np.zeros(data.n_features, dtype=bool)
+    one[7] = True
+    with pytest.raises(ValueError, match="selects no feature"):
+        bi.evaluate_flips(one, [3, 7])  # removing feature 7 would empty the mask
 
 
 def test_objectives_match_evaluator_on_real_data(rng):
@@ -97,3 +104,42 @@ def test_invalid_arguments():
         WeightedFeatureSelection(FixedEvaluator(TABLE), alpha=1.5)
     with pytest.raises(ValueError, match="together"):
         BiObjectiveFeatureSelection(FixedEvaluator(TABLE), X_test=np.zeros((2, 4)))
+
+
+@pytest.mark.parametrize("alpha", ["0.9", None, float("nan"), -0.1, True])
+def test_alpha_must_be_a_number_in_the_unit_interval(alpha):
+    with pytest.raises(ValueError, match=r"alpha must be a number in \[0, 1\]"):
+        WeightedFeatureSelection(FixedEvaluator(TABLE), alpha=alpha)
+
+
+@pytest.mark.parametrize("cls", [WeightedFeatureSelection, BiObjectiveFeatureSelection])
+@pytest.mark.parametrize("X_test, y_test, match", [
+    (np.zeros((5, 59)), np.zeros(5), "X_test must have 60 columns"),
+    (np.zeros((0, 60)), np.zeros(0), "X_test holds no sample"),
+    (np.zeros((5, 60)), np.zeros(4), r"y_test must have shape \(5,\)"),
+])
+def test_a_bad_test_set_is_refused_at_construction(cls, X_test, y_test, match):
+    data = load_dataset("sonar")
+    with pytest.raises(ValueError, match=match):
+        cls.from_data(data.X, data.y, cv=5, X_test=X_test, y_test=y_test)
+    ev = KNNEvaluator(data.X, data.y, cv=5)
+    with pytest.raises(ValueError, match=match):
+        cls(ev, X_test=X_test, y_test=y_test)
+
+
+def test_evaluator_must_have_the_contract():
+    with pytest.raises(TypeError, match="lacks n_features, score"):
+        BiObjectiveFeatureSelection(object())
+
+
+def test_evaluate_flips_equals_evaluating_the_flipped_masks(rng):
+    data = load_dataset("sonar")
+    p = BiObjectiveFeatureSelection.from_data(data.X, data.y, cv=5)
+    mask = rng.random(60) < 0.3
+    features = np.array([0, 7, 31, 59])
+    F = p.evaluate_flips(mask, features)
+    flipped = np.repeat(mask[None, :], 4, axis=0)
+    flipped[np.arange(4), features] ^= True
+    np.testing.assert_array_equal(F, p.evaluate(flipped))
+    with pytest.raises(ValueError, match="features must be in"):
+        p.evaluate_flips(mask, [60])

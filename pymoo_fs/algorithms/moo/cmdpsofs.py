@@ -1,21 +1,16 @@
 """CMDPSOFS: multi-objective PSO with crowding, mutation and dominance for feature selection."""
 
 import numpy as np
-from pymoo.core.algorithm import Algorithm
 from pymoo.core.population import Population
-from pymoo.util.display.multi import MultiObjectiveOutput
 
-from pymoo_fs.algorithms import archive, swarm
-from pymoo_fs.algorithms.validation import (check_choice, check_coefficient, check_positive_int,
-                                            check_unit_interval)
+from pymoo_fs._validation import check_choice, check_coefficient, check_unit_interval
+from pymoo_fs.algorithms import archive
+from pymoo_fs.algorithms.base import ParticleSwarm
 
-_PBEST_RULES = ("not_dominated", "dominates", "random_if_nd")
-_GROUPS = ("random", "modulo")
-_UNIFORM = ("resample", "perturb")
-_COEFFICIENTS = ("dimension", "particle")
+__all__ = ["CMDPSOFS", "non_uniform_mutation"]
 
 
-class CMDPSOFS(Algorithm):
+class CMDPSOFS(ParticleSwarm):
     """Multi-objective PSO for feature selection with crowding, mutation and dominance.
 
     CMDPSOFS (Xue, Zhang & Browne 2013) is OMOPSO (Sierra & Coello 2005) applied to feature
@@ -42,9 +37,6 @@ class CMDPSOFS(Algorithm):
     perturbation : float, default=0.5
         Shape ``b`` of the non-uniform mutation (jMetal OMOPSO default; CMDPSOFS's own value is
         unknown [A]).
-    max_iterations : int, optional
-        ``T`` of the non-uniform mutation, in moves; default: the termination's generation limit
-        minus one (generation 1 is the initial swarm).
     mutation_groups : {"random", "modulo"}, default="random"
         Split the swarm into three equal groups at random (CMDPSOFS-II text) or by particle
         index modulo 3 (jMetal).
@@ -60,7 +52,7 @@ class CMDPSOFS(Algorithm):
     reverse_velocity : bool, default=False
         Negate the velocity of a coordinate clamped at a bound (jMetal) [A].
     **kwargs
-        Passed to :class:`pymoo.core.algorithm.Algorithm`.
+        pymoo's ``Algorithm`` keywords; any other keyword raises ``TypeError``.
 
     Attributes
     ----------
@@ -78,9 +70,11 @@ class CMDPSOFS(Algorithm):
 
     Raises
     ------
+    TypeError
+        For an unknown keyword argument.
     ValueError
         On a parameter outside its domain (named in the message); at setup when the problem is
-        not multi-objective or ``T`` cannot be derived from the termination.
+        not multi-objective.
 
     Notes
     -----
@@ -93,7 +87,11 @@ class CMDPSOFS(Algorithm):
     3. group 1 is left alone; in group 2 each coordinate is, with probability ``1/D``,
        uniformly mutated; in group 3 it gets the non-uniform mutation
        ``x_d <- x_d + Delta(t, 1 - x_d)`` or ``x_d - Delta(t, x_d)`` (fair coin) with
-       ``Delta(t, y) = y (1 - r^((1 - t/T)^b))``, ``r ~ U(0, 1)`` (Michalewicz 1992);
+       ``Delta(t, y) = y (1 - r^((1 - t/T)^b))``, ``r ~ U(0, 1)`` (Michalewicz 1992), where
+       ``t/T`` is the fraction of the budget spent since the initial swarm, read from the
+       termination (:meth:`~pymoo_fs.algorithms.FeatureSelectionAlgorithm.progress`): with
+       ``("n_gen", G)`` it is ``(m - 1) / (G - 1)`` at the ``m``-th move, and evaluation and
+       time limits work alike;
     4. the swarm is evaluated (one evaluation per particle: the mutated position);
     5. the leader set becomes the non-dominated union of itself and the swarm, deduplicated on
        objective vectors (existing members kept), then truncated one by one by smallest
@@ -103,7 +101,8 @@ class CMDPSOFS(Algorithm):
     7. personal bests are updated by ``pbest_rule``.
 
     Initial positions are ``U[0, 1]^D`` and initial velocities 0 [A]. Generation 1 evaluates
-    the initial swarm, so ``n_gen = G`` costs ``pop_size * G`` evaluations.
+    the initial swarm, so ``n_gen = G`` costs ``pop_size * G`` evaluations. ``res.X``/``res.F``
+    are the archive; ``res.pop`` is the final swarm.
 
     Step 6 follows jMetal's OMOPSO, which offers the final archive every solution the leader
     set accepted, before the leader set is truncated. Under plain dominance that archive is the
@@ -135,96 +134,57 @@ class CMDPSOFS(Algorithm):
     (dtype('bool'), 2, 60)
     """
 
+    n_objectives = 2
+
     def __init__(self, pop_size=30, w=0.7298, c1=1.49618, c2=1.49618, vmax=6.0, threshold=0.6,
-                 mutation_rate=None, perturbation=0.5, max_iterations=None,
-                 mutation_groups="random", uniform_mutation="resample",
-                 pbest_rule="not_dominated", random_coefficients="dimension",
-                 reverse_velocity=False, **kwargs):
-        kwargs.setdefault("output", MultiObjectiveOutput())
-        super().__init__(**kwargs)
-        self.pop_size = check_positive_int("pop_size", pop_size)
-        self.w = check_coefficient("w", w)
-        self.c1 = check_coefficient("c1", c1)
-        self.c2 = check_coefficient("c2", c2)
-        self.vmax = check_coefficient("vmax", vmax, positive=True, allow_range=False)
-        self.threshold = check_unit_interval("threshold", threshold)
+                 mutation_rate=None, perturbation=0.5, mutation_groups="random",
+                 uniform_mutation="resample", pbest_rule="not_dominated",
+                 random_coefficients="dimension", reverse_velocity=False, **kwargs):
+        super().__init__(pop_size, w, c1, c2, vmax, threshold, inclusive_threshold=False,
+                         initial_velocity="zero", random_coefficients=random_coefficients,
+                         reverse_velocity=reverse_velocity, pbest_rule=pbest_rule, **kwargs)
         self.mutation_rate = (None if mutation_rate is None
                               else check_unit_interval("mutation_rate", mutation_rate))
         self.perturbation = check_coefficient("perturbation", perturbation, allow_range=False)
-        self.max_iterations = (
-            None if max_iterations is None else check_positive_int("max_iterations",
-                                                                   max_iterations)
-        )
-        self.mutation_groups = check_choice("mutation_groups", mutation_groups, _GROUPS)
-        self.uniform_mutation = check_choice("uniform_mutation", uniform_mutation, _UNIFORM)
-        self.pbest_rule = check_choice("pbest_rule", pbest_rule, _PBEST_RULES)
-        self.random_coefficients = check_choice("random_coefficients", random_coefficients,
-                                                _COEFFICIENTS)
-        self.reverse_velocity = bool(reverse_velocity)
+        self.mutation_groups = check_choice("mutation_groups", mutation_groups,
+                                            ("random", "modulo"))
+        self.uniform_mutation = check_choice("uniform_mutation", uniform_mutation,
+                                             ("resample", "perturb"))
 
     def _setup(self, problem, **kwargs):
-        if problem.n_obj < 2:
-            raise ValueError("CMDPSOFS is multi-objective; the problem has 1 objective")
-        self.T_ = self.max_iterations or _moves_of(self.termination)
-        if self.T_ is None:
-            raise ValueError(
-                "max_iterations is needed: the termination gives no generation limit"
-            )
+        super()._setup(problem, **kwargs)
         D = problem.n_var
         self.mutation_rate_ = 1.0 / D if self.mutation_rate is None else self.mutation_rate
 
-    def _initialize_infill(self):
-        n, D = self.pop_size, self.problem.n_var
+    def _initial_swarm(self):
+        n = self.pop_size
         order = (self.random_state.permutation(n) if self.mutation_groups == "random"
                  else np.arange(n))
         self.groups_ = np.empty(n, dtype=np.int64)
         self.groups_[order] = np.arange(n) % 3
-        self.X_ = self.random_state.random((n, D))
-        self.V_ = np.zeros((n, D))
-        return Population.new("X", self._decode(self.X_))
+        return super()._initial_swarm()
 
-    def _initialize_advance(self, infills=None, **kwargs):
-        self.pbest_X_ = self.X_.copy()
-        self.pbest_F_ = infills.get("F").copy()
+    def _initialize_tell(self, infills):
         self.leaders_X_ = np.zeros((0, self.problem.n_var))
         self.leaders_F_ = np.zeros((0, self.problem.n_obj))
         self.archive_ = Population.empty()
         self._update_archives(infills)
 
-    def _infill(self):
-        n, rs = self.pop_size, self.random_state
-        lead = archive.crowding_tournament(self.leaders_F_, n, rs)
-        w = swarm.draw_coefficient(self.w, n, rs)
-        c1 = swarm.draw_coefficient(self.c1, n, rs)
-        c2 = swarm.draw_coefficient(self.c2, n, rs)
-        V = swarm.velocity_update(self.V_, self.X_, self.pbest_X_, self.leaders_X_[lead], w, c1,
-                                  c2, rs, per_dimension=self.random_coefficients == "dimension")
-        X, self.V_ = swarm.move(self.X_, V, self.vmax, self.reverse_velocity)
-        self.X_ = self._mutate(X)
-        return Population.new("X", self._decode(self.X_))
+    def _move(self):
+        """Steps 1-3: crowding-tournament leaders, the PSO move, mutation of two thirds."""
+        lead = archive.crowding_tournament(self.leaders_F_, self.pop_size, self.random_state)
+        X, V = self._pso_move(self.leaders_X_[lead])
+        return self._mutate(X), V
 
-    def _advance(self, infills=None, **kwargs):
+    def _tell(self, infills, idx):
+        """Steps 5-7: leader set, archive, personal bests."""
         self._update_archives(infills)
-        F = infills.get("F")
-        new_dominates = archive.dominates(F, self.pbest_F_)
-        old_dominates = archive.dominates(self.pbest_F_, F)
-        if self.pbest_rule == "not_dominated":
-            replace = ~old_dominates
-        elif self.pbest_rule == "dominates":
-            replace = new_dominates
-        else:
-            coin = self.random_state.random(F.shape[0]) < 0.5
-            replace = new_dominates | (~old_dominates & coin)
-        self.pbest_X_[replace] = self.X_[replace]
-        self.pbest_F_[replace] = F[replace]
+        self._update_personal_bests(infills)
 
     def _set_optimum(self):
         self.opt = self.archive_
 
     # ------------------------------------------------------------------ helpers
-    def _decode(self, X):
-        return swarm.decode(X, self.threshold)
-
     def _update_archives(self, infills):
         """Steps 5-6: the leader set (capped, crowding) and the archive (uncapped)."""
         F = infills.get("F")
@@ -250,13 +210,9 @@ class CMDPSOFS(Algorithm):
         non = self.groups_ == 2
         hit = rs.random((non.sum(), X.shape[1])) < p
         Xn = X[non]
-        Xn[hit] = non_uniform_mutation(Xn[hit], self._progress(), self.perturbation, rs)
+        Xn[hit] = non_uniform_mutation(Xn[hit], self.progress(), self.perturbation, rs)
         X[non] = Xn
         return X
-
-    def _progress(self):
-        """``t / T``: moves made before the current one over the total number of moves."""
-        return min((self.n_iter - 2) / self.T_, 1.0)
 
 
 def non_uniform_mutation(x, progress, b, random_state):
@@ -284,11 +240,3 @@ def non_uniform_mutation(x, progress, b, random_state):
     shrink = 1.0 - r ** ((1.0 - progress) ** b)
     return np.clip(np.where(up, x + (1.0 - x) * shrink, x - x * shrink), 0.0, 1.0)
 
-
-def _moves_of(termination):
-    """Number of moves after the initial generation, from a generation-limit termination."""
-    for term in (termination, getattr(termination, "max_gen", None)):
-        n = getattr(term, "n_max_gen", None)
-        if n is not None and np.isfinite(n):
-            return max(int(n) - 1, 1)
-    return None

@@ -1,5 +1,7 @@
 """pymoo's NSGA-II and SPEA2 configured for feature selection as seed 003 ran them."""
 
+import inspect
+
 from pymoo.algorithms.moo.nsga2 import NSGA2, binary_tournament
 from pymoo.algorithms.moo.spea2 import SPEA2, SPEA2Survival, spea_binary_tournament
 from pymoo.operators.crossover.pntx import SinglePointCrossover
@@ -8,7 +10,23 @@ from pymoo.operators.sampling.rnd import BinaryRandomSampling
 from pymoo.operators.selection.tournament import TournamentSelection
 from pymoo.operators.survival.rank_and_crowding import RankAndCrowding
 
-from pymoo_fs.algorithms.validation import check_positive_int, check_unit_interval
+from pymoo_fs._validation import check_keywords, check_positive_int, check_unit_interval
+from pymoo_fs.problems import NonEmptyRepair
+
+__all__ = ["configure_nsga2", "configure_spea2"]
+
+
+def _accepted_keywords(cls):
+    """Named parameters of ``cls.__init__`` and of the ``__init__`` of its pymoo bases."""
+    names = set()
+    for klass in cls.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None:
+            continue
+        for name, param in inspect.signature(init).parameters.items():
+            if param.kind in (param.POSITIONAL_OR_KEYWORD, param.KEYWORD_ONLY) and name != "self":
+                names.add(name)
+    return names
 
 
 def _operators(crossover_prob, mutation_rate):
@@ -19,6 +37,7 @@ def _operators(crossover_prob, mutation_rate):
         sampling=BinaryRandomSampling(),
         crossover=SinglePointCrossover(prob=crossover_prob),
         mutation=BitflipMutation(prob=1.0, prob_var=mutation_rate),
+        repair=NonEmptyRepair(),
     )
 
 
@@ -37,19 +56,23 @@ def configure_nsga2(pop_size=30, crossover_prob=0.9, mutation_rate=None,
     eliminate_duplicates : bool, default=True
         pymoo's default; seed 003 does not say [A].
     **kwargs
-        Further arguments of :class:`pymoo.algorithms.moo.nsga2.NSGA2`.
+        Further arguments of :class:`pymoo.algorithms.moo.nsga2.NSGA2` (and of pymoo's
+        ``GeneticAlgorithm`` and ``Algorithm``); an unknown keyword raises ``TypeError``.
 
     Returns
     -------
     algorithm : pymoo.algorithms.moo.nsga2.NSGA2
         Random bit strings (``BinaryRandomSampling``), ``SinglePointCrossover``, and
         ``BitflipMutation`` applied to every offspring with per-bit probability
-        ``mutation_rate``. Its individuals are boolean masks, so it runs on the problems of
+        ``mutation_rate``, and :class:`~pymoo_fs.problems.NonEmptyRepair` (an empty bit string
+        gets one random feature). Its individuals are boolean masks, so it runs on the problems of
         :mod:`pymoo_fs.problems` directly; ``res.X``/``res.F`` hold its final non-dominated
         front.
 
     Raises
     ------
+    TypeError
+        For a keyword argument NSGA-II does not take.
     ValueError
         If ``pop_size``, ``crossover_prob`` or ``mutation_rate`` is out of range.
 
@@ -65,6 +88,7 @@ def configure_nsga2(pop_size=30, crossover_prob=0.9, mutation_rate=None,
     >>> configure_nsga2().pop_size
     30
     """
+    check_keywords("configure_nsga2()", kwargs, _accepted_keywords(NSGA2))
     pop_size = check_positive_int("pop_size", pop_size)
     # fresh operators: pymoo's defaults are objects shared by every instance
     kwargs.setdefault("selection", TournamentSelection(func_comp=binary_tournament))
@@ -88,7 +112,8 @@ def configure_spea2(pop_size=30, crossover_prob=0.9, mutation_rate=None,
     eliminate_duplicates : bool, default=True
         pymoo's default [A].
     **kwargs
-        Further arguments of :class:`pymoo.algorithms.moo.spea2.SPEA2`.
+        Further arguments of :class:`pymoo.algorithms.moo.spea2.SPEA2` (and of pymoo's
+        ``GeneticAlgorithm`` and ``Algorithm``); an unknown keyword raises ``TypeError``.
 
     Returns
     -------
@@ -96,6 +121,8 @@ def configure_spea2(pop_size=30, crossover_prob=0.9, mutation_rate=None,
 
     Raises
     ------
+    TypeError
+        For a keyword argument SPEA2 does not take.
     ValueError
         If ``pop_size``, ``crossover_prob`` or ``mutation_rate`` is out of range.
 
@@ -111,6 +138,7 @@ def configure_spea2(pop_size=30, crossover_prob=0.9, mutation_rate=None,
     >>> configure_spea2(pop_size=20).pop_size
     20
     """
+    check_keywords("configure_spea2()", kwargs, _accepted_keywords(SPEA2))
     pop_size = check_positive_int("pop_size", pop_size)
     # fresh operators: pymoo's default SPEA2Survival is one object shared by every instance,
     # and it keeps normalisation bounds from run to run (same seed, different front)

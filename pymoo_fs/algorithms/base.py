@@ -1,0 +1,464 @@
+"""The ground the feature-selection algorithms stand on.
+
+:class:`FeatureSelectionAlgorithm`
+    A pymoo ``Algorithm`` that refuses keywords it does not know, checks the number of
+    objectives, reads its progress and remaining budget from the termination, and evaluates
+    one-feature neighbourhoods through pymoo's evaluator (so they count in ``n_eval``).
+:class:`SwarmAlgorithm`
+    A swarm of particles with an encoding of its own: ask proposes moved positions, tell commits
+    them, keeps ``pop`` equal to the current swarm and updates the personal bests (and, for one
+    objective, the global best).
+:class:`ParticleSwarm`
+    The canonical PSO move on continuous positions in ``[0, 1]^D`` thresholded to masks: the
+    coefficients, their draws, the velocity update, clamping and decoding.
+
+A new swarm subclasses one of them and writes its paper's steps: ``_move`` (positions and
+velocities of the next generation) and ``_tell`` (leaders, archives, personal bests), plus
+``_initialize_tell`` for what follows the first evaluation.
+"""
+
+import numpy as np
+from pymoo.core.algorithm import Algorithm
+from pymoo.core.population import Population
+from pymoo.termination.max_eval import MaximumFunctionCallTermination
+from pymoo.util.display.multi import MultiObjectiveOutput
+from pymoo.util.display.single import SingleObjectiveOutput
+
+from pymoo_fs._validation import (check_choice, check_coefficient, check_keywords,
+                                  check_positive_int, check_unit_interval)
+from pymoo_fs.algorithms import swarm
+from pymoo_fs.problems import flip_masks
+
+__all__ = ["FeatureSelectionAlgorithm", "ParticleSwarm", "SwarmAlgorithm"]
+
+#: the keyword arguments of pymoo.core.algorithm.Algorithm that pymoo-fs algorithms pass on
+PYMOO_KEYWORDS = ("termination", "output", "display", "callback", "archive",
+                  "return_least_infeasible", "save_history", "verbose", "seed", "evaluator")
+
+_SINGLE_RULES = ("better", "better_or_fewer")
+_MULTI_RULES = ("not_dominated", "dominates", "random_if_nd")
+
+
+class FeatureSelectionAlgorithm(Algorithm):
+    """Base class of the pymoo-fs algorithms.
+
+    Parameters
+    ----------
+    **kwargs
+        pymoo's ``Algorithm`` keywords only (:data:`PYMOO_KEYWORDS`: ``termination``,
+        ``output``, ``display``, ``callback``, ``archive``, ``return_least_infeasible``,
+        ``save_history``, ``verbose``, ``seed``, ``evaluator``). The default ``output`` is
+        pymoo's single- or multi-objective table, by :attr:`n_objectives`.
+
+    Attributes
+    ----------
+    n_objectives : {1, 2, None}
+        Class attribute: the number of objectives the algorithm handles (2 means "two or
+        more"); None accepts any.
+
+    Raises
+    ------
+    TypeError
+        For any other keyword (pymoo's ``Algorithm`` would silently ignore it).
+    ValueError
+        At setup, when the problem's number of objectives does not suit the algorithm.
+
+    Notes
+    -----
+    **Budget and progress.** Every pymoo termination works (``("n_gen", N)``,
+    ``("n_eval", N)``, ``("time", "00:01:00")``, the defaults, collections). :meth:`progress`
+    is the fraction of the budget spent since the initial population, read from the
+    termination, and :meth:`evaluations_left` what an evaluation limit still allows; rules that
+    depend on time (non-uniform mutation, schedules) use them instead of an iteration count of
+    their own.
+
+    **Neighbourhoods.** :meth:`evaluate_flips` scores one-feature moves through pymoo's
+    evaluator with the problem's incremental path; each flip is one evaluation in ``n_eval``.
+    Algorithms never reach into ``problem.evaluator``.
+    """
+
+    n_objectives = None
+
+    def __init__(self, **kwargs):
+        check_keywords(f"{type(self).__name__}()", kwargs, PYMOO_KEYWORDS)
+        if kwargs.get("output") is None:
+            kwargs["output"] = (SingleObjectiveOutput() if self.n_objectives == 1
+                                else MultiObjectiveOutput())
+        super().__init__(**kwargs)
+        self._progress_origin = None
+
+    def _setup(self, problem, **kwargs):
+        name = type(self).__name__
+        if self.n_objectives == 1 and problem.n_obj != 1:
+            raise ValueError(f"{name} is single-objective; the problem has {problem.n_obj} "
+                             f"objectives")
+        if self.n_objectives == 2 and problem.n_obj < 2:
+            raise ValueError(f"{name} is multi-objective; the problem has 1 objective")
+        self._progress_origin = None
+
+    def _post_advance(self):
+        super()._post_advance()
+        if self._progress_origin is None:
+            self._progress_origin = self.termination.perc
+
+    # ------------------------------------------------------------------ budget
+    def progress(self):
+        """Fraction of the budget spent since the initial population, in [0, 1].
+
+        Returns
+        -------
+        progress : float
+            ``(p - p0) / (1 - p0)``, where ``p`` is the termination's progress now (pymoo's
+            ``termination.perc``: generations, evaluations or seconds over their limit, the
+            largest for a collection) and ``p0`` its value after the initial population; 0.0
+            before the first move. With ``("n_gen", G)``, at the ``m``-th move this is
+            ``(m - 1) / (G - 1)``, the ``t / T`` of the papers' schedules.
+        """
+        if self._progress_origin is None:
+            return 0.0
+        p0 = self._progress_origin
+        if p0 >= 1.0:
+            return 1.0
+        return float(min(max((self.termination.perc - p0) / (1.0 - p0), 0.0), 1.0))
+
+    def evaluations_left(self):
+        """Evaluations an evaluation limit of the termination still allows.
+
+        Returns
+        -------
+        left : float
+            ``n_max_evals - n_eval`` of the tightest ``MaximumFunctionCallTermination`` in the
+            termination (searched through collections), never negative; ``inf`` when there is
+            none.
+        """
+        limits = [t.n_max_evals for t in _criteria(self.termination)
+                  if isinstance(t, MaximumFunctionCallTermination) and t.n_max_evals is not None]
+        if not limits:
+            return float("inf")
+        return max(float(min(limits)) - self.evaluator.n_eval, 0.0)
+
+    # ------------------------------------------------------------------ neighbourhoods
+    def evaluate_flips(self, mask, features):
+        """Evaluate the one-feature flips of ``mask``, counted in ``n_eval``.
+
+        Parameters
+        ----------
+        mask : ndarray of bool, shape (D,)
+            The base feature subset.
+        features : array-like of int, shape (k,)
+            Features to flip (added when absent, removed when present). A flip that would empty
+            the mask is refused by the problem.
+
+        Returns
+        -------
+        neighbours : pymoo.core.population.Population
+            ``k`` individuals: ``X`` the flipped masks, ``F`` their objectives.
+
+        Notes
+        -----
+        Goes through ``self.evaluator.eval(problem, pop, flips_of=mask)``: a
+        :class:`~pymoo_fs.problems.FeatureSelectionProblem` answers from the evaluator's
+        incremental ``score_flips``; any other problem evaluates the masks as usual. Either
+        way pymoo's evaluator counts ``k`` evaluations.
+        """
+        pop = Population.new("X", flip_masks(mask, features))
+        if hasattr(self.problem, "evaluate_flips"):
+            self.evaluator.eval(self.problem, pop, flips_of=np.asarray(mask, dtype=bool))
+        else:
+            self.evaluator.eval(self.problem, pop)
+        return pop
+
+
+class SwarmAlgorithm(FeatureSelectionAlgorithm):
+    """A particle swarm with its own encoding, on the ask-and-tell cycle of pymoo.
+
+    Parameters
+    ----------
+    pop_size : int
+        Number of particles.
+    pbest_rule : str
+        When a new position replaces a personal best. One objective: ``"better"`` (strictly
+        lower objective) or ``"better_or_fewer"`` (also equal with fewer features).
+        Two or more objectives: ``"not_dominated"`` (unless the personal best dominates it),
+        ``"dominates"`` (only when it dominates the personal best) or ``"random_if_nd"``
+        (when it dominates, and with probability 1/2 when neither dominates the other). See
+        :func:`pymoo_fs.algorithms.swarm.replace_personal_bests`.
+    **kwargs
+        pymoo's ``Algorithm`` keywords (see :class:`FeatureSelectionAlgorithm`).
+
+    Attributes
+    ----------
+    X_ : ndarray, shape (pop_size, D)
+        Current positions, in the subclass's encoding.
+    V_ : ndarray, shape (pop_size, D), or None
+        Current velocities, where the encoding has them.
+    pop : pymoo.core.population.Population
+        The current swarm: decoded masks (``X``) and objectives (``F``), after every generation.
+    pbest_X_ : ndarray, shape (pop_size, D)
+        Personal-best positions.
+    pbest_pop_ : pymoo.core.population.Population
+        Personal bests as individuals (masks and objectives); :attr:`pbest_F_` their
+        objectives.
+    gbest_ : int
+        Single-objective swarms: index of the personal best that is the global best.
+
+    Notes
+    -----
+    One generation, as pymoo drives it:
+
+    1. ask (``_infill``): :meth:`_move` computes the next positions and velocities from the
+       current state, :meth:`_decode` turns them into masks; nothing is committed yet, so the
+       state between ask and tell is the state of the last generation;
+    2. pymoo evaluates the masks;
+    3. tell (``_advance``): the positions and velocities are committed, ``pop`` becomes the
+       evaluated swarm, and :meth:`_tell` updates personal bests and leaders.
+
+    A subclass that moves only some particles (CSO's losers) returns their indices from
+    :meth:`_move`; only those are evaluated and committed.
+    """
+
+    def __init__(self, pop_size, pbest_rule, **kwargs):
+        super().__init__(**kwargs)
+        self.pop_size = check_positive_int("pop_size", pop_size)
+        rules = _SINGLE_RULES if self.n_objectives == 1 else _MULTI_RULES
+        self.pbest_rule = check_choice("pbest_rule", pbest_rule, rules)
+        self._pending = None
+
+    # ------------------------------------------------------------------ to write per swarm
+    def _initial_swarm(self):
+        """Initial positions (pop_size, D) and velocities (or None): the paper's initialisation."""
+        raise NotImplementedError
+
+    def _move(self):
+        """The paper's move: ``(X, V)`` of the whole swarm, or ``(idx, X, V)`` for some particles.
+
+        Must not change the committed state (``X_``, ``V_``, personal bests); it may draw
+        random numbers.
+        """
+        raise NotImplementedError
+
+    def _decode(self, X):
+        """Masks (n, D) of positions (n, D); never an empty mask."""
+        raise NotImplementedError
+
+    def _initialize_tell(self, infills):
+        """After the first evaluation (personal bests are set): leaders, archives, gbest."""
+        if self.n_objectives == 1:
+            self.gbest_ = self._best_personal_best()
+
+    def _tell(self, infills, idx):
+        """After each later evaluation: personal bests, then (one objective) the global best.
+
+        ``infills`` are the evaluated particles ``idx`` (all when None), already committed.
+        """
+        self._update_personal_bests(infills, idx)
+        if self.n_objectives == 1:
+            self._update_gbest()
+
+    # ------------------------------------------------------------------ pymoo hooks
+    def _initialize_infill(self):
+        X, V = self._initial_swarm()
+        return self._propose(None, X, V)
+
+    def _initialize_advance(self, infills=None, **kwargs):
+        self._commit(infills)
+        self.pbest_X_ = self.X_.copy()
+        self.pbest_pop_ = infills.copy()
+        self._initialize_tell(infills)
+
+    def _infill(self):
+        proposal = self._move()
+        if len(proposal) == 3:
+            return self._propose(*proposal)
+        return self._propose(None, *proposal)
+
+    def _advance(self, infills=None, **kwargs):
+        idx = self._commit(infills)
+        self._tell(infills, idx)
+
+    def _set_optimum(self):
+        if self.n_objectives == 1:
+            self.opt = Population.create(self.pbest_pop_[self.gbest_])
+        else:
+            super()._set_optimum()
+
+    # ------------------------------------------------------------------ shared steps
+    def _propose(self, idx, X, V):
+        """Decode proposed positions; keep them until tell commits them."""
+        masks = self._decode(X)
+        self._pending = (idx, X, V)
+        return Population.new("X", masks)
+
+    def _commit(self, infills):
+        """Make the proposal of the last ask the swarm's state; ``pop`` = the current swarm."""
+        if self._pending is None:
+            raise RuntimeError(f"{type(self).__name__}: tell without a matching ask")
+        idx, X, V = self._pending
+        self._pending = None
+        if idx is None:
+            self.X_, self.V_ = X, V
+            self.pop = infills
+        else:
+            self.X_ = self.X_.copy()
+            self.X_[idx] = X
+            if V is not None:
+                self.V_ = self.V_.copy()
+                self.V_[idx] = V
+            pop = self.pop.copy()
+            pop[idx] = infills
+            self.pop = pop
+        return idx
+
+    @property
+    def pbest_F_(self):
+        """ndarray of float64, shape (pop_size, n_obj): objectives of the personal bests."""
+        return self.pbest_pop_.get("F")
+
+    def _update_personal_bests(self, infills, idx=None):
+        """Replace personal bests of particles ``idx`` (all when None) by ``pbest_rule``.
+
+        Returns
+        -------
+        replaced : ndarray of int64
+            Indices of the particles whose personal best was replaced.
+        """
+        idx = np.arange(self.pop_size) if idx is None else np.asarray(idx)
+        old = self.pbest_pop_[idx]
+        replace = swarm.replace_personal_bests(
+            infills.get("F"), old.get("F"), infills.get("X").sum(axis=1),
+            old.get("X").sum(axis=1), self.pbest_rule, self.random_state)
+        replaced = idx[replace]
+        if replaced.size:
+            self.pbest_X_ = self.pbest_X_.copy()
+            self.pbest_X_[replaced] = self.X_[replaced]
+            pbest = self.pbest_pop_.copy()
+            pbest[replaced] = infills[np.flatnonzero(replace)]
+            self.pbest_pop_ = pbest
+        return replaced
+
+    def _best_personal_best(self):
+        """Index of the best personal best: lowest objective, then (better_or_fewer) fewest."""
+        F = self.pbest_F_[:, 0]
+        if self.pbest_rule == "better_or_fewer":
+            return int(np.lexsort((self.pbest_pop_.get("X").sum(axis=1), F))[0])
+        return int(np.argmin(F))
+
+    def _update_gbest(self):
+        """The global best moves to the best personal best when that improves on it."""
+        best = self._best_personal_best()
+        if best == self.gbest_:
+            return
+        F = self.pbest_F_
+        n = self.pbest_pop_.get("X").sum(axis=1)
+        if swarm.replace_personal_bests(F[[best]], F[[self.gbest_]], n[[best]], n[[self.gbest_]],
+                                        self.pbest_rule, self.random_state)[0]:
+            self.gbest_ = best
+
+
+class ParticleSwarm(SwarmAlgorithm):
+    """Swarm of continuous positions in ``[0, 1]^D`` moved by the canonical PSO update.
+
+    Parameters
+    ----------
+    pop_size : int
+        Number of particles.
+    w : float or tuple (low, high)
+        Inertia weight; a tuple draws ``w ~ U[low, high]`` per particle and move.
+    c1, c2 : float or tuple (low, high)
+        Acceleration coefficients (cognitive, social), constants or per-move draws.
+    vmax : float
+        Velocity limit (> 0).
+    threshold : float
+        Selection threshold ``theta`` in [0, 1]: feature ``d`` is selected iff ``x_d > theta``.
+    inclusive_threshold : bool
+        Select iff ``x_d >= theta`` instead.
+    initial_velocity : {"zero", "uniform"}
+        Initial velocities 0, or ``U[-vmax, vmax]``.
+    random_coefficients : {"dimension", "particle"}
+        Draw ``r1, r2`` per dimension or once per particle.
+    reverse_velocity : bool
+        Negate the velocity of a coordinate clamped at a bound (jMetal's OMOPSO).
+    pbest_rule : str
+        See :class:`SwarmAlgorithm`.
+    **kwargs
+        pymoo's ``Algorithm`` keywords.
+
+    Raises
+    ------
+    ValueError
+        On a parameter outside its domain (named in the message).
+
+    Notes
+    -----
+    Initial positions ``U[0, 1]^D``. A move (:meth:`_pso_move`) is
+    ``v <- w v + c1 r1 (pbest - x) + c2 r2 (leader - x)``, ``v`` clamped to
+    ``[-vmax, vmax]``, ``x <- x + v`` clamped to ``[0, 1]``
+    (:func:`~pymoo_fs.algorithms.swarm.velocity_update`,
+    :func:`~pymoo_fs.algorithms.swarm.move`). Decoding is
+    :func:`~pymoo_fs.algorithms.swarm.decode`, which repairs a particle with no coordinate
+    above the threshold by selecting its largest coordinate.
+    """
+
+    def __init__(self, pop_size, w, c1, c2, vmax, threshold, inclusive_threshold,
+                 initial_velocity, random_coefficients, reverse_velocity, pbest_rule, **kwargs):
+        super().__init__(pop_size, pbest_rule, **kwargs)
+        self.w = check_coefficient("w", w)
+        self.c1 = check_coefficient("c1", c1)
+        self.c2 = check_coefficient("c2", c2)
+        self.vmax = check_coefficient("vmax", vmax, positive=True, allow_range=False)
+        self.threshold = check_unit_interval("threshold", threshold)
+        self.inclusive_threshold = bool(inclusive_threshold)
+        self.initial_velocity = check_choice("initial_velocity", initial_velocity,
+                                             ("zero", "uniform"))
+        self.random_coefficients = check_choice("random_coefficients", random_coefficients,
+                                                ("dimension", "particle"))
+        self.reverse_velocity = bool(reverse_velocity)
+
+    def _initial_swarm(self):
+        n, D = self.pop_size, self.problem.n_var
+        X = self.random_state.random((n, D))
+        if self.initial_velocity == "zero":
+            V = np.zeros((n, D))
+        else:
+            V = self.random_state.uniform(-self.vmax, self.vmax, (n, D))
+        return X, V
+
+    def _decode(self, X):
+        return swarm.decode(X, self.threshold, self.inclusive_threshold)
+
+    def _pso_move(self, leaders):
+        """Positions and velocities after one canonical PSO move towards ``leaders``.
+
+        Parameters
+        ----------
+        leaders : ndarray of float64, shape (pop_size, D) or (D,)
+            Each particle's leader (gbest) position.
+
+        Returns
+        -------
+        X, V : ndarray of float64, shape (pop_size, D)
+            New positions in [0, 1] and clamped velocities (not committed).
+        """
+        n, rs = self.pop_size, self.random_state
+        w = swarm.draw_coefficient(self.w, n, rs)
+        c1 = swarm.draw_coefficient(self.c1, n, rs)
+        c2 = swarm.draw_coefficient(self.c2, n, rs)
+        V = swarm.velocity_update(self.V_, self.X_, self.pbest_X_, leaders, w, c1, c2, rs,
+                                  per_dimension=self.random_coefficients == "dimension")
+        return swarm.move(self.X_, V, self.vmax, self.reverse_velocity)
+
+
+def _criteria(termination):
+    """Every termination criterion inside ``termination`` (collections and wrappers opened)."""
+    found, stack = [], [termination]
+    while stack:
+        t = stack.pop()
+        if t is None:
+            continue
+        found.append(t)
+        stack.extend(getattr(t, "criteria", ()) or ())  # pymoo's default terminations
+        stack.extend(getattr(t, "terminations", ()) or ())  # pymoo's TerminationCollection
+        inner = getattr(t, "termination", None)
+        if inner is not None:
+            stack.append(inner)
+    return found

@@ -1,0 +1,205 @@
+"""Figures of a study beyond the fronts: convergence, selection frequency, t-SNE views.
+
+Like :func:`~pymoo_fs.analysis.plot_fronts`, every figure is a
+:class:`matplotlib.figure.Figure` on the Agg canvas: nothing opens a window or touches pyplot's
+state, and each algorithm keeps the colour and marker it has in the front figures.
+"""
+
+import numpy as np
+
+from pymoo_fs.analysis.plotting import _styles
+
+__all__ = ["plot_convergence", "plot_selection_frequency", "plot_tsne", "tsne_embedding"]
+
+
+def _figure(n_panels=1, width=6.0, height=4.5):
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width * n_panels, height), layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig, fig.subplots(1, n_panels, squeeze=False)[0]
+
+
+def _save(fig, path):
+    if path is not None:
+        fig.savefig(path, format="png", dpi=120)
+    return fig
+
+
+def plot_convergence(traces, ylabel, path=None, title=None):
+    """Mean convergence curve of each algorithm over its runs, with the runs' range.
+
+    Parameters
+    ----------
+    traces : dict of {str: list of (array-like, array-like)}
+        Per algorithm, one ``(n_eval, value)`` pair per run: the evaluations spent after each
+        generation and the value then (best objective, or hypervolume of the current front).
+        Runs may have different lengths.
+    ylabel : str
+        What the value is (e.g. ``"best fitness"`` or ``"hypervolume (train)"``).
+    path : path, optional
+        Save as PNG.
+    title : str, optional
+
+    Returns
+    -------
+    fig : matplotlib.figure.Figure
+        x: evaluations; per algorithm the mean over runs (of each run's value carried forward
+        at every evaluation count any run reached) as a line, and the min-max band.
+
+    Raises
+    ------
+    ValueError
+        If ``traces`` is empty or a run's two arrays differ in length or are empty.
+
+    Examples
+    --------
+    >>> from pymoo_fs.analysis import plot_convergence
+    >>> fig = plot_convergence({"PSO": [([10, 20, 30], [0.3, 0.2, 0.2]),
+    ...                                 ([10, 20, 30], [0.4, 0.25, 0.1])]}, "best fitness")
+    >>> fig.axes[0].get_xlabel()
+    'evaluations'
+    """
+    if not traces:
+        raise ValueError("traces must hold at least one algorithm")
+    fig, (ax,) = _figure()
+    styles = _styles(list(traces))
+    for name, runs in traces.items():
+        grid, values = _common_grid(runs, name)
+        color, marker, linestyle = styles[name]
+        ax.fill_between(grid, values.min(axis=0), values.max(axis=0), color=color, alpha=0.15,
+                        linewidth=0)
+        ax.plot(grid, values.mean(axis=0), color=color, linestyle=linestyle, label=name)
+    ax.set_xlabel("evaluations")
+    ax.set_ylabel(ylabel)
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="best", fontsize="small")
+    if title:
+        ax.set_title(title)
+    return _save(fig, path)
+
+
+def _common_grid(runs, name):
+    """Every run's values on the union of the evaluation counts, carried forward."""
+    parsed = []
+    for x, y in runs:
+        x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+        if x.ndim != 1 or x.shape != y.shape or x.size == 0:
+            raise ValueError(f"traces[{name!r}]: each run needs two equal-length 1-D arrays")
+        parsed.append((x, y))
+    if not parsed:
+        raise ValueError(f"traces[{name!r}] holds no run")
+    grid = np.unique(np.concatenate([x for x, _ in parsed]))
+    values = np.empty((len(parsed), grid.size))
+    for i, (x, y) in enumerate(parsed):
+        at = np.searchsorted(x, grid, side="right") - 1
+        values[i] = y[np.clip(at, 0, None)]
+        values[i, at < 0] = y[0]
+    return grid, values
+
+
+def plot_selection_frequency(frequencies, path=None, title=None):
+    """Sorted selection frequency of the features, one curve per algorithm (seed 002, Fig. 1).
+
+    Parameters
+    ----------
+    frequencies : dict of {str: array-like of float, shape (n_features,)}
+        Per algorithm, the fraction of runs that selected each feature
+        (:func:`~pymoo_fs.analysis.selection_frequency`).
+    path : path, optional
+    title : str, optional
+
+    Returns
+    -------
+    fig : matplotlib.figure.Figure
+        x: features ranked by frequency (as a fraction of all features), y: frequency. A deeper
+        (more bowed) curve means a more consistent algorithm.
+
+    Raises
+    ------
+    ValueError
+        If ``frequencies`` is empty.
+    """
+    if not frequencies:
+        raise ValueError("frequencies must hold at least one algorithm")
+    fig, (ax,) = _figure()
+    styles = _styles(list(frequencies))
+    for name, f in frequencies.items():
+        f = np.sort(np.asarray(f, dtype=float))
+        color, marker, linestyle = styles[name]
+        ax.plot(np.arange(1, f.size + 1) / f.size, f, color=color, linestyle=linestyle,
+                label=name)
+    ax.set_xlabel("features, by increasing selection frequency (fraction of all)")
+    ax.set_ylabel("selection frequency over runs")
+    ax.set_ylim(-0.02, 1.02)
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="best", fontsize="small")
+    if title:
+        ax.set_title(title)
+    return _save(fig, path)
+
+
+def tsne_embedding(X, random_state=0, perplexity=30.0):
+    """Two-dimensional t-SNE embedding (scikit-learn's :class:`~sklearn.manifold.TSNE`).
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+    random_state : int, default=0
+    perplexity : float, default=30.0
+        Lowered to ``(n_samples - 1) / 3`` for small datasets (it must be below
+        ``n_samples``).
+
+    Returns
+    -------
+    Y : ndarray of float64, shape (n_samples, 2)
+    """
+    from sklearn.manifold import TSNE
+
+    X = np.asarray(X, dtype=float)
+    perplexity = min(perplexity, max(1.0, (X.shape[0] - 1) / 3))
+    return TSNE(n_components=2, perplexity=perplexity, init="pca",
+                random_state=random_state).fit_transform(X)
+
+
+def plot_tsne(embeddings, y, path=None, title=None):
+    """Side-by-side t-SNE views of one dataset, e.g. on all features and on a selected subset.
+
+    Parameters
+    ----------
+    embeddings : dict of {str: ndarray of shape (n_samples, 2)}
+        Panel title -> embedding (:func:`tsne_embedding`).
+    y : array-like of shape (n_samples,)
+        Class labels, one colour each.
+    path : path, optional
+    title : str, optional
+
+    Returns
+    -------
+    fig : matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        If ``embeddings`` is empty or an embedding does not have one 2-D point per label.
+    """
+    if not embeddings:
+        raise ValueError("embeddings must hold at least one view")
+    y = np.asarray(y)
+    classes = np.unique(y)
+    fig, axes = _figure(len(embeddings), width=5.0, height=4.5)
+    for ax, (name, Y) in zip(axes, embeddings.items()):
+        Y = np.asarray(Y, dtype=float)
+        if Y.shape != (y.size, 2):
+            raise ValueError(f"embedding {name!r} must have shape ({y.size}, 2), got {Y.shape}")
+        for i, c in enumerate(classes):
+            ax.scatter(Y[y == c, 0], Y[y == c, 1], s=10, color=f"C{i % 10}", label=str(c))
+        ax.set_title(name)
+        ax.set_xticks([])
+        ax.set_yticks([])
+    if classes.size <= 12:
+        axes[-1].legend(loc="best", fontsize="x-small", title="class")
+    if title:
+        fig.suptitle(title)
+    return _save(fig, path)

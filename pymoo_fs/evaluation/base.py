@@ -1,0 +1,552 @@
+"""The evaluator contract: what a Problem asks of a wrapper evaluator, and what all share.
+
+An evaluator scores boolean feature masks by the inner cross-validation of a classifier on a
+fixed training set. :class:`Evaluator` states the contract and implements what every evaluator
+shares: the checks of the data, of the folds and of the masks; the bounded cache keyed by the
+packed mask; and the counters. Subclasses implement :meth:`Evaluator._compute` (and may
+override :meth:`Evaluator._compute_flips` with an incremental path) and
+:meth:`Evaluator._holdout_scores`.
+"""
+
+import numbers
+from abc import ABC, abstractmethod
+from collections import OrderedDict
+
+import numpy as np
+from sklearn.model_selection import LeaveOneOut, StratifiedKFold
+
+from pymoo_fs._validation import check_int, check_seed
+
+__all__ = ["Evaluator", "check_data", "make_folds"]
+
+#: largest |x| * sqrt(n_features) for which squared distances cannot overflow float64
+#: (sum of D squared differences of values up to m: at most 4 m^2 D, kept below 1e300)
+_FLOAT64_LIMIT = 1e150 / 2
+#: the same for float32 Gram products (float32 max is about 3.4e38)
+_FLOAT32_LIMIT = 1e18 / 2
+
+
+class Evaluator(ABC):
+    """The wrapper-evaluator contract, with the cache and counters every evaluator shares.
+
+    An evaluator holds a training set ``(X, y)`` and fixed inner cross-validation folds, and
+    scores feature subsets given as boolean masks over the ``n_features`` columns.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Training data, converted to a C-contiguous float64 array (see :func:`check_data`).
+    y : array-like of shape (n_samples,)
+        Class labels (numbers or strings, not mixed).
+    cv : int, "loo", iterable of (train_idx, test_idx) or scikit-learn splitter
+        Inner cross-validation; see :func:`make_folds`. Fixed at construction.
+    random_state : int or None
+        Seed of the fold shuffling for an int ``cv``.
+    cache_size : int
+        Maximum number of scores kept, keyed by the packed mask (least recently used evicted);
+        0 disables the cache.
+
+    Attributes
+    ----------
+    X : ndarray of float64, shape (n_samples, n_features)
+    y : ndarray of int64, shape (n_samples,)
+        Labels encoded as ``0 .. n_classes - 1`` in the order of ``np.unique``.
+    classes : ndarray, shape (n_classes,)
+        The original labels: ``classes[y]`` restores them.
+    folds : list of (ndarray, ndarray)
+        ``(train_idx, test_idx)`` int64 arrays of every fold.
+    n_evaluations : int
+        Number of masks whose score was computed.
+    n_cache_hits : int
+        Number of masks answered without computation (from the cache, as a repeat within one
+        call, or because they are empty). ``n_evaluations + n_cache_hits`` is the number of
+        masks asked for.
+
+    Notes
+    -----
+    The contract, which :class:`~pymoo_fs.problems.FeatureSelectionProblem` relies on:
+
+    - :attr:`n_features`;
+    - :meth:`score` ``(masks) -> (n,)`` inner-CV scores, higher is better, 0.0 for an empty
+      mask;
+    - :meth:`score_flips` ``(mask, features) -> (k,)`` scores of the one-feature flips of a
+      mask, equal to :meth:`score` of the flipped masks;
+    - :meth:`holdout_score` ``(masks, X_test, y_test) -> (n,)`` the estimator fitted on all
+      training rows, scored on a hold-out set;
+    - :meth:`check_test_set` ``(X_test, y_test)``, the checks :meth:`holdout_score` makes, for
+      problems to make at construction;
+    - :attr:`n_evaluations`, :attr:`n_cache_hits` and :meth:`clear_cache`.
+
+    Implementations: :class:`~pymoo_fs.evaluation.KNNEvaluator` (the compiled KNN fast path)
+    and :class:`~pymoo_fs.evaluation.EstimatorEvaluator` (any scikit-learn classifier).
+    """
+
+    def __init__(self, X, y, cv, random_state, cache_size):
+        self.X, self.y, self.classes = check_data(X, y)
+        self.cache_size = check_int("cache_size", cache_size, low=0)
+        self.random_state = None if random_state is None else check_seed("random_state",
+                                                                          random_state)
+        self.folds = make_folds(self.X, self.y, cv, self.random_state)
+        self.cv = cv
+        self.n_evaluations = 0
+        self.n_cache_hits = 0
+        self._cache = OrderedDict()
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def n_samples(self):
+        """int: number of training samples."""
+        return self.X.shape[0]
+
+    @property
+    def n_features(self):
+        """int: number of features ``D``."""
+        return self.X.shape[1]
+
+    @property
+    def n_classes(self):
+        """int: number of classes."""
+        return self.classes.size
+
+    # ------------------------------------------------------------------ the contract
+    def score(self, masks):
+        """Inner-CV score of each feature subset.
+
+        Parameters
+        ----------
+        masks : array-like of bool, shape (n_masks, n_features) or (n_features,)
+            Feature subsets (True = selected). A 1-D mask is a batch of one. 0/1 integers are
+            accepted.
+
+        Returns
+        -------
+        scores : ndarray of float64, shape (n_masks,)
+            Mean over the folds of the fold's score; 0.0 for an empty mask.
+
+        Raises
+        ------
+        ValueError
+            If ``masks`` has the wrong shape or values other than 0/1.
+        """
+        masks = self.check_masks(masks)
+        scores, todo = self._lookup(masks)
+        if todo:
+            rows = np.array([masks[where[0]] for where in todo.values()])
+            self._store(scores, todo, self._compute(rows))
+        return scores
+
+    def score_flips(self, mask, features=None):
+        """Scores of the masks obtained by flipping single features of ``mask``.
+
+        Parameters
+        ----------
+        mask : array-like of bool, shape (n_features,)
+            The base feature subset.
+        features : array-like of int, optional
+            Features to flip (each added if absent from ``mask``, removed if present); default
+            all features.
+
+        Returns
+        -------
+        scores : ndarray of float64, shape (n_flips,)
+            ``scores[i] == score(mask ^ e_{features[i]})[0]`` exactly.
+
+        Raises
+        ------
+        ValueError
+            If ``mask`` is not one boolean mask or a feature index is out of range.
+        """
+        mask, features = self._check_flips(mask, features)
+        flipped = np.repeat(mask[None, :], features.size, axis=0)
+        flipped[np.arange(features.size), features] ^= True
+        scores, todo = self._lookup(flipped)
+        if todo:
+            first = [where[0] for where in todo.values()]
+            values = self._compute_flips(mask, features[first], flipped[first])
+            self._store(scores, todo, values)
+        return scores
+
+    def holdout_score(self, masks, X_test, y_test):
+        """Score of the estimator fitted on all of :attr:`X` and tested on a hold-out set.
+
+        Parameters
+        ----------
+        masks : array-like of bool, shape (n_masks, n_features) or (n_features,)
+            Feature subsets.
+        X_test : array-like of shape (n_test, n_features)
+            Test data, scaled as :attr:`X` was.
+        y_test : array-like of shape (n_test,)
+            Test labels in the original label space; a label unseen in training can never be
+            predicted correctly.
+
+        Returns
+        -------
+        scores : ndarray of float64, shape (n_masks,)
+            0.0 for an empty mask. Hold-out scores are neither cached nor counted.
+
+        Raises
+        ------
+        ValueError
+            As :meth:`check_test_set`, or if ``masks`` is invalid.
+        """
+        masks = self.check_masks(masks)
+        X_test, y_test = self.check_test_set(X_test, y_test)
+        scores = np.zeros(masks.shape[0])
+        nonempty = np.flatnonzero(masks.any(axis=1))
+        if nonempty.size:
+            scores[nonempty] = self._holdout_scores(masks[nonempty], X_test, y_test)
+        return scores
+
+    def clear_cache(self):
+        """Forget all cached scores (the counters are kept)."""
+        self._cache.clear()
+
+    # ------------------------------------------------------------------ checks
+    def check_masks(self, masks):
+        """Masks as a 2-D boolean array, or raise.
+
+        Parameters
+        ----------
+        masks : array-like, shape (n, n_features) or (n_features,)
+            Boolean or 0/1 masks.
+
+        Returns
+        -------
+        masks : ndarray of bool, shape (n, n_features)
+
+        Raises
+        ------
+        ValueError
+            If the shape is wrong or a value is neither 0 nor 1.
+        """
+        masks = np.asarray(masks)
+        if masks.ndim == 1:
+            masks = masks[None, :]
+        if masks.ndim != 2 or masks.shape[1] != self.n_features:
+            raise ValueError(
+                f"masks must have shape (n_masks, {self.n_features}) or ({self.n_features},), "
+                f"got {np.shape(masks)}"
+            )
+        if masks.dtype != bool:
+            if masks.dtype == object or not np.isin(masks, (0, 1)).all():
+                raise ValueError("masks must be boolean (or 0/1) arrays")
+            masks = masks.astype(bool)
+        return masks
+
+    def check_test_set(self, X_test, y_test):
+        """Check a hold-out test set against the training data.
+
+        Parameters
+        ----------
+        X_test : array-like of shape (n_test, n_features)
+        y_test : array-like of shape (n_test,)
+
+        Returns
+        -------
+        X_test : ndarray of float64, shape (n_test, n_features), C-contiguous
+        y_test : ndarray, shape (n_test,)
+
+        Raises
+        ------
+        ValueError
+            If ``X_test`` is not a non-empty 2-D numeric array with ``n_features`` columns, holds
+            NaN, infinite or overflowing values, or ``y_test`` does not hold one label per row
+            (or mixes label types, or holds None).
+        """
+        X_test = _as_float_matrix(X_test, "X_test")
+        if X_test.shape[1] != self.n_features:
+            raise ValueError(
+                f"X_test must have {self.n_features} columns like the training data, got shape "
+                f"{X_test.shape}"
+            )
+        if X_test.shape[0] == 0:
+            raise ValueError("X_test holds no sample (shape (0, n_features))")
+        _check_values(X_test, "X_test")
+        y_test = _check_labels(y_test, "y_test")
+        if y_test.shape != (X_test.shape[0],):
+            raise ValueError(f"y_test must have shape ({X_test.shape[0]},) to match X_test, "
+                             f"got {y_test.shape}")
+        if y_test.dtype.kind != self.classes.dtype.kind and not (
+                y_test.dtype.kind in "iuf" and self.classes.dtype.kind in "iuf"):
+            raise ValueError(
+                f"y_test labels ({y_test.dtype}) are not of the training labels' kind "
+                f"({self.classes.dtype}, e.g. {self.classes[0]!r})"
+            )
+        return X_test, y_test
+
+    def _check_flips(self, mask, features):
+        mask = self.check_masks(mask)
+        if mask.shape[0] != 1:
+            raise ValueError("score_flips takes one mask of shape (n_features,)")
+        if features is None:
+            features = np.arange(self.n_features)
+        features = np.asarray(features)
+        if features.ndim != 1 or not (features.size == 0
+                                      or np.issubdtype(features.dtype, np.integer)):
+            raise ValueError("features must be a 1-D array of feature indices")
+        features = features.astype(np.int64)
+        if features.size and (features.min() < 0 or features.max() >= self.n_features):
+            raise ValueError(f"features must be in [0, {self.n_features})")
+        return mask[0], features
+
+    # ------------------------------------------------------------------ cache
+    def _lookup(self, masks):
+        """Scores known without computation, and the unique masks still to compute.
+
+        Returns ``scores`` (n,) and an ordered dict {packed key: list of row indices}; counts
+        the hits and the evaluations to come.
+        """
+        scores = np.zeros(masks.shape[0])
+        packed = np.packbits(masks, axis=1)
+        nonempty = masks.any(axis=1)
+        todo = {}
+        for i in range(masks.shape[0]):
+            if not nonempty[i]:
+                self.n_cache_hits += 1
+                continue
+            key = packed[i].tobytes()
+            if key in todo:
+                todo[key].append(i)
+                self.n_cache_hits += 1
+            elif key in self._cache:
+                self._cache.move_to_end(key)
+                scores[i] = self._cache[key]
+                self.n_cache_hits += 1
+            else:
+                todo[key] = [i]
+        self.n_evaluations += len(todo)
+        return scores, todo
+
+    def _store(self, scores, todo, values):
+        """Write computed ``values`` (one per key of ``todo``) into ``scores`` and the cache."""
+        for (key, where), value in zip(todo.items(), values):
+            scores[where] = value
+            if self.cache_size:
+                self._cache[key] = value
+                if len(self._cache) > self.cache_size:
+                    self._cache.popitem(last=False)
+
+    # ------------------------------------------------------------------ to implement
+    @abstractmethod
+    def _compute(self, masks):
+        """Scores (n,) of distinct, non-empty, uncached masks (n, D)."""
+
+    def _compute_flips(self, mask, features, flipped):
+        """Scores of ``flipped`` (k, D), the flips of ``mask`` at ``features`` (k,)."""
+        return self._compute(flipped)
+
+    @abstractmethod
+    def _holdout_scores(self, masks, X_test, y_test):
+        """Hold-out scores (n,) of non-empty masks on a checked test set."""
+
+
+def check_data(X, y):
+    """Check a training set and encode its labels.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Numeric training data.
+    y : array-like of shape (n_samples,)
+        Class labels: numbers or strings, not mixed, no None.
+
+    Returns
+    -------
+    X : ndarray of float64, shape (n_samples, n_features), C-contiguous
+    y : ndarray of int64, shape (n_samples,)
+        Codes ``0 .. n_classes - 1`` in the order of ``np.unique``.
+    classes : ndarray, shape (n_classes,)
+        The original labels, sorted.
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not a non-empty 2-D numeric array of finite values small enough for squared
+        distances not to overflow float64 (``|x| * sqrt(n_features) < 5e149``); if ``y`` does
+        not hold one label per row, mixes strings and numbers, holds None or NaN, or has fewer
+        than 2 classes.
+    """
+    X = _as_float_matrix(X, "X")
+    if X.shape[0] == 0 or X.shape[1] == 0:
+        raise ValueError(f"X must hold at least one sample and one feature, got shape {X.shape}")
+    _check_values(X, "X")
+    y = _check_labels(y, "y")
+    if y.shape != (X.shape[0],):
+        raise ValueError(f"y must have shape ({X.shape[0]},) to match X, got {y.shape}")
+    classes, codes = np.unique(y, return_inverse=True)
+    if classes.size < 2:
+        raise ValueError(f"y must hold at least 2 classes, got {classes.size}")
+    return X, codes.reshape(-1).astype(np.int64), classes
+
+
+def check_float32_range(X):
+    """Raise ValueError if ``X`` is too large for exact float32 Gram products.
+
+    Raises
+    ------
+    ValueError
+        If ``max |x| * sqrt(n_features) >= 5e17``: float32 squared distances would overflow.
+    """
+    _check_magnitude(X, "X", "float32")
+
+
+def make_folds(X, y, cv, random_state):
+    """The inner cross-validation folds of a training set.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of int64, shape (n_samples,)
+        Encoded labels.
+    cv : int, "loo", iterable of (train_idx, test_idx) or scikit-learn splitter
+        An int ``k >= 2`` gives ``StratifiedKFold(k, shuffle=True, random_state=random_state)``;
+        ``"loo"`` gives leave-one-out; an object with a ``split(X, y)`` method (a scikit-learn
+        splitter such as ``RepeatedStratifiedKFold`` or ``GroupKFold`` without groups) is asked
+        for its splits once; an iterable of index-array pairs is used as given.
+    random_state : int or None
+        Seed of the shuffling for an int ``cv``.
+
+    Returns
+    -------
+    folds : list of (ndarray of int64, ndarray of int64)
+        Each fold's training and test indices, non-empty, in range and disjoint.
+
+    Raises
+    ------
+    ValueError
+        For an invalid ``cv``; when no class has at least ``cv`` members (scikit-learn's rule);
+        or for a fold whose index arrays are empty, out of range or overlapping.
+
+    Warns
+    -----
+    UserWarning
+        scikit-learn's, when some class has fewer members than ``cv`` folds: the stratified
+        split goes on, as :func:`sklearn.model_selection.cross_val_score` does.
+    """
+    n = X.shape[0]
+    if isinstance(cv, str):
+        if cv != "loo":
+            raise ValueError(f"cv must be an int >= 2, 'loo', a splitter or a list of folds, "
+                             f"got {cv!r}")
+        if n < 2:
+            raise ValueError("leave-one-out needs at least 2 samples")
+        splits = list(LeaveOneOut().split(X))
+    elif isinstance(cv, numbers.Integral) and not isinstance(cv, (bool, np.bool_)):
+        if cv < 2:
+            raise ValueError(f"cv must be an int >= 2, 'loo', a splitter or a list of folds, "
+                             f"got {cv!r}")
+        if cv > n:
+            raise ValueError(f"cv={cv} folds need at least {cv} samples, got {n}")
+        splitter = StratifiedKFold(n_splits=int(cv), shuffle=True, random_state=random_state)
+        try:
+            splits = list(splitter.split(X, y))
+        except ValueError as exc:  # every class smaller than cv: scikit-learn refuses
+            raise ValueError(f"cv={cv}: {exc}") from None
+    elif hasattr(cv, "split") and callable(cv.split):
+        try:
+            splits = list(cv.split(X, y))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"cv splitter {cv!r} failed to split the data: {exc}") from None
+    else:
+        try:
+            splits = list(cv)
+        except TypeError:
+            raise ValueError(
+                f"cv must be an int >= 2, 'loo', a splitter or a list of folds, got {cv!r}"
+            ) from None
+    if not splits:
+        raise ValueError("cv must give at least one (train_idx, test_idx) fold")
+    folds = []
+    for f, split in enumerate(splits):
+        try:
+            train, test = split
+        except (TypeError, ValueError):
+            raise ValueError(f"fold {f} of cv is not a (train_idx, test_idx) pair") from None
+        train = np.asarray(train)
+        test = np.asarray(test)
+        for part, idx in (("train", train), ("test", test)):
+            if idx.ndim != 1 or idx.size == 0 or not np.issubdtype(idx.dtype, np.integer):
+                raise ValueError(f"fold {f}: {part} indices must be a non-empty 1-D int array")
+            if idx.min() < 0 or idx.max() >= n:
+                raise ValueError(f"fold {f}: {part} indices out of range [0, {n})")
+        if np.intersect1d(train, test).size:
+            raise ValueError(f"fold {f}: train and test indices overlap")
+        folds.append((train.astype(np.int64), test.astype(np.int64)))
+    return folds
+
+
+def _as_float_matrix(X, name):
+    if isinstance(X, (str, bytes)):
+        raise ValueError(f"{name} must be a 2-D numeric array, got a string")
+    try:
+        X = np.asarray(X)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{name} must be a 2-D numeric array: {exc}") from None
+    if X.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array (n_samples, n_features), got {X.ndim}-D")
+    if X.dtype == bool:
+        X = X.astype(np.float64)
+    if not np.issubdtype(X.dtype, np.number) or np.issubdtype(X.dtype, np.complexfloating):
+        raise ValueError(f"{name} must be numeric, got dtype {X.dtype}")
+    return np.ascontiguousarray(X, dtype=np.float64)
+
+
+def _check_values(X, name):
+    """Finite values, small enough that squared distances cannot overflow float64."""
+    bad = ~np.isfinite(X)
+    if bad.any():
+        cols = np.unique(np.nonzero(bad)[1])
+        raise ValueError(
+            f"{name} contains {int(bad.sum())} NaN or infinite values (columns "
+            f"{cols[:10].tolist()})"
+        )
+    _check_magnitude(X, name, "float64")
+
+
+def _check_magnitude(X, name, precision):
+    """Values small enough that squared distances over all columns cannot overflow."""
+    if not X.size:
+        return
+    limit = (_FLOAT64_LIMIT if precision == "float64" else _FLOAT32_LIMIT) / np.sqrt(X.shape[1])
+    biggest = float(np.abs(X).max())
+    if biggest < limit:
+        return
+    if precision == "float64":
+        raise ValueError(
+            f"{name} holds values as large as {biggest:.3g} in absolute value: squared "
+            f"distances over {X.shape[1]} features would overflow float64 (limit "
+            f"{limit:.3g}); rescale the data (e.g. min-max scaling)")
+    raise ValueError(
+        f"precision='float32' cannot hold the squared distances of {name}: it holds values as "
+        f"large as {biggest:.3g} in absolute value (limit {limit:.3g} for {X.shape[1]} "
+        f"features); use precision='float64' or rescale the data")
+
+
+def _check_labels(y, name):
+    """A 1-D label array of one kind (numbers or strings), without None or NaN."""
+    try:
+        y = np.asarray(y)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{name} must be a 1-D array of labels: {exc}") from None
+    if y.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D array of labels, got shape {y.shape}")
+    if y.dtype == object:
+        values = y.tolist()
+        if any(v is None for v in values):
+            raise ValueError(f"{name} holds None: every sample needs a class label")
+        if all(isinstance(v, str) for v in values):
+            y = y.astype(str)
+        elif all(isinstance(v, numbers.Real) for v in values):
+            y = y.astype(np.float64)
+        else:
+            kinds = sorted({type(v).__name__ for v in values})
+            raise ValueError(f"{name} mixes label types ({', '.join(kinds)}); use one type "
+                             f"(all numbers or all strings)")
+    if y.dtype.kind == "f" and np.isnan(y).any():
+        raise ValueError(f"{name} holds NaN: every sample needs a class label")
+    if y.dtype.kind not in "biufUS":
+        raise ValueError(f"{name} must hold numbers or strings, got dtype {y.dtype}")
+    if y.dtype.kind == "b":
+        y = y.astype(np.int64)
+    return y
+

@@ -1,0 +1,224 @@
+"""Wrapper evaluation with any scikit-learn classifier, and the choice between the two paths."""
+
+import numpy as np
+from joblib import Parallel, delayed, parallel_config
+from sklearn.base import clone, is_classifier
+from sklearn.metrics import check_scoring
+from sklearn.model_selection import cross_val_score
+from sklearn.neighbors import KNeighborsClassifier
+
+from pymoo_fs._validation import check_int, check_keywords
+from pymoo_fs.evaluation.base import Evaluator
+from pymoo_fs.evaluation.knn import KNNEvaluator
+
+__all__ = ["EstimatorEvaluator", "make_evaluator"]
+
+#: options of each path (for make_evaluator and the problems' from_data)
+KNN_OPTIONS = ("n_neighbors", "cv", "random_state", "scoring", "cache_size", "memory_limit",
+               "n_jobs", "n_threads", "backend", "precision")
+ESTIMATOR_OPTIONS = ("cv", "random_state", "scoring", "n_jobs", "cache_size")
+
+
+class EstimatorEvaluator(Evaluator):
+    """Inner cross-validation score of any scikit-learn classifier on feature subsets.
+
+    For every boolean mask ``m``, :meth:`score` returns exactly::
+
+        cross_val_score(clone(estimator), X[:, m], y, cv=ev.folds, scoring=scoring).mean()
+
+    It implements the :class:`~pymoo_fs.evaluation.Evaluator` contract with the same cache and
+    counters as :class:`~pymoo_fs.evaluation.KNNEvaluator`, which is the fast path for KNN.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Training data, converted to a C-contiguous float64 array.
+    y : array-like of shape (n_samples,)
+        Class labels (numbers or strings, not mixed); the estimator sees them as given.
+    estimator : scikit-learn classifier
+        Cloned (unfitted) for every fold of every mask. Give stochastic estimators a fixed
+        ``random_state``, or their scores are not reproducible.
+    cv : int, "loo", scikit-learn splitter or list of (train_idx, test_idx), default=10
+        Inner cross-validation, fixed at construction (see
+        :func:`~pymoo_fs.evaluation.base.make_folds`).
+    scoring : str or callable, default="accuracy"
+        A scikit-learn scorer name or scorer callable, as ``cross_val_score`` takes it.
+    random_state : int or None, default=0
+        Seed of the fold shuffling for an int ``cv``.
+    n_jobs : int, optional
+        Processes over which a batch of masks is spread (joblib's loky backend); ``None`` or 1
+        computes in this process, -1 uses every core. Each worker's BLAS/OpenMP thread pools
+        are held to one thread, so the cores are not oversubscribed.
+    cache_size : int, default=100000
+        Maximum number of cached scores (least recently used evicted); 0 disables the cache.
+
+    Attributes
+    ----------
+    estimator : scikit-learn classifier
+        As given (never fitted).
+    folds, n_evaluations, n_cache_hits, X, y, classes
+        See :class:`~pymoo_fs.evaluation.Evaluator`.
+
+    Raises
+    ------
+    ValueError
+        If ``estimator`` is not a scikit-learn classifier, ``scoring`` is not a valid scorer,
+        ``n_jobs`` is not an int (-1 or >= 1), or the data or ``cv`` fail the checks of
+        :class:`~pymoo_fs.evaluation.Evaluator`.
+
+    Notes
+    -----
+    There is no incremental path: :meth:`score_flips` scores the flipped masks as a batch.
+    Hold-out scores fit a clone on all training rows and apply the scorer to the test set.
+    An empty mask scores 0.0 and is never passed to the estimator.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from pymoo_fs.datasets import load_dataset
+    >>> from pymoo_fs.evaluation import EstimatorEvaluator
+    >>> data = load_dataset("sonar")
+    >>> ev = EstimatorEvaluator(data.X, data.y, DecisionTreeClassifier(random_state=0), cv=5)
+    >>> mask = np.zeros(data.n_features, dtype=bool)
+    >>> mask[:10] = True
+    >>> float(ev.score(mask)[0]) > 0.5
+    True
+    """
+
+    def __init__(self, X, y, estimator, cv=10, scoring="accuracy", random_state=0, n_jobs=None,
+                 cache_size=100_000):
+        if not _is_classifier(estimator):
+            raise ValueError(f"estimator must be a scikit-learn classifier, got {estimator!r}")
+        try:
+            self._scorer = check_scoring(estimator, scoring=scoring)
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"scoring={scoring!r} is not a valid scorer: {exc}") from None
+        if n_jobs is not None and n_jobs != -1:
+            check_int("n_jobs", n_jobs, low=1)
+        self.estimator = estimator
+        self.scoring = scoring
+        self.n_jobs = n_jobs
+        super().__init__(X, y, cv, random_state, cache_size)
+        self._labels = self.classes[self.y]
+
+    def _compute(self, masks):
+        n_jobs = self._n_workers(masks.shape[0])
+        if n_jobs == 1:
+            return _cv_scores(self.estimator, self.X, self._labels, masks, self.folds,
+                              self.scoring)
+        chunks = np.array_split(np.arange(masks.shape[0]), n_jobs)
+        with parallel_config(backend="loky", inner_max_num_threads=1):
+            parts = Parallel(n_jobs=n_jobs)(
+                delayed(_cv_scores)(self.estimator, self.X, self._labels, masks[c], self.folds,
+                                    self.scoring) for c in chunks)
+        return np.concatenate(parts)
+
+    def _holdout_scores(self, masks, X_test, y_test):
+        scores = np.empty(masks.shape[0])
+        for i, mask in enumerate(masks):
+            fitted = clone(self.estimator).fit(self.X[:, mask], self._labels)
+            scores[i] = self._scorer(fitted, X_test[:, mask], y_test)
+        return scores
+
+    def _n_workers(self, n_masks):
+        if self.n_jobs is None or n_masks == 1:
+            return 1
+        from joblib import cpu_count
+
+        workers = cpu_count() if self.n_jobs == -1 else self.n_jobs
+        return max(1, min(workers, n_masks))
+
+
+def _is_classifier(estimator):
+    try:
+        return bool(is_classifier(estimator))
+    except (AttributeError, TypeError):  # not a scikit-learn estimator at all
+        return False
+
+
+def _cv_scores(estimator, X, y, masks, folds, scoring):
+    """``cross_val_score(...).mean()`` of each mask (run in a worker process or here)."""
+    return np.array([cross_val_score(clone(estimator), X[:, m], y, cv=folds,
+                                     scoring=scoring).mean() for m in masks])
+
+
+def make_evaluator(X, y, estimator=None, **options):
+    """The evaluator for a classifier: the compiled KNN path where exact, else the general one.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Training data.
+    y : array-like of shape (n_samples,)
+        Class labels.
+    estimator : scikit-learn classifier, optional
+        Default: KNN with ``n_neighbors`` (default 5). A ``KNeighborsClassifier`` with uniform
+        weights, Euclidean distance (``metric="minkowski", p=2`` or ``"euclidean"``) and the
+        default ``algorithm="auto"`` and ``leaf_size=30`` takes the fast path,
+        :class:`~pymoo_fs.evaluation.KNNEvaluator` (whose uncertifiable votes are decided by
+        exactly that configuration); every other classifier, or a ``scoring`` other than
+        ``"accuracy"``/``"balanced_accuracy"``, takes :class:`EstimatorEvaluator`.
+    **options
+        Evaluator options. Both paths: ``cv``, ``random_state``, ``scoring``, ``n_jobs`` (worker
+        threads on the fast path, processes otherwise), ``cache_size``. Fast path only:
+        ``n_neighbors`` (without ``estimator``), ``memory_limit``, ``n_threads``, ``backend``,
+        ``precision``.
+
+    Returns
+    -------
+    evaluator : KNNEvaluator or EstimatorEvaluator
+
+    Raises
+    ------
+    TypeError
+        For a keyword neither path knows, or one the chosen path does not take (the message
+        names it and lists the accepted ones).
+    ValueError
+        For an invalid value (see the evaluators).
+
+    Examples
+    --------
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from pymoo_fs.datasets import load_dataset
+    >>> from pymoo_fs.evaluation import make_evaluator
+    >>> data = load_dataset("sonar")
+    >>> type(make_evaluator(data.X, data.y, KNeighborsClassifier(1), cv=5)).__name__
+    'KNNEvaluator'
+    >>> type(make_evaluator(data.X, data.y, LogisticRegression(), cv=5)).__name__
+    'EstimatorEvaluator'
+    """
+    check_keywords("make_evaluator()", options, KNN_OPTIONS + ESTIMATOR_OPTIONS)
+    scoring = options.get("scoring", "accuracy")
+    fast_scoring = isinstance(scoring, str) and scoring in ("accuracy", "balanced_accuracy")
+    if estimator is None:
+        estimator_given = False
+        k = options.pop("n_neighbors", 5)
+    else:
+        estimator_given = True
+        if "n_neighbors" in options:
+            raise TypeError("n_neighbors is taken from the estimator; do not pass both")
+        k = getattr(estimator, "n_neighbors", None)
+    if fast_scoring and (not estimator_given or _is_fast_knn(estimator)):
+        check_keywords("the KNN evaluator (fast path)", options, KNN_OPTIONS)
+        if "n_jobs" in options:
+            if "n_threads" in options:
+                raise TypeError("give n_jobs or n_threads, not both")
+            n_jobs = options.pop("n_jobs")
+            options["n_threads"] = None if n_jobs in (None, -1) else n_jobs
+        return KNNEvaluator(X, y, n_neighbors=k, **options)
+    if not estimator_given:
+        estimator = KNeighborsClassifier(n_neighbors=k)
+    name = type(estimator).__name__
+    check_keywords(f"the estimator evaluator (for {name})", options, ESTIMATOR_OPTIONS)
+    return EstimatorEvaluator(X, y, estimator, **options)
+
+
+def _is_fast_knn(estimator):
+    if not isinstance(estimator, KNeighborsClassifier):
+        return False
+    p = estimator.get_params()
+    euclidean = p["metric"] == "euclidean" or (p["metric"] == "minkowski" and p["p"] == 2)
+    return (euclidean and p["weights"] == "uniform" and p["metric_params"] is None
+            and p["algorithm"] == "auto" and p["leaf_size"] == 30)

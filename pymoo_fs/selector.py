@@ -1,0 +1,550 @@
+"""Swarm feature selection as a scikit-learn selector: ``fit``, ``transform``, a Pareto front.
+
+:class:`SwarmFeatureSelector` runs a pymoo-fs search (a multi-objective swarm by default) on
+the training data it is fitted on, keeps the Pareto front of (inner-CV error, number of
+features) of every subset the search evaluated, picks one subset by a documented rule, and
+refits the estimator on it. It is a ``SelectorMixin`` transformer, so it goes into a
+``Pipeline``, ``GridSearchCV`` and ``clone`` like scikit-learn's ``SequentialFeatureSelector``;
+:class:`~pymoo_fs.analysis.ParetoFrontDisplay` draws its front.
+"""
+
+import copy
+import numbers
+import warnings
+
+import numpy as np
+from pymoo.core.algorithm import Algorithm
+from pymoo.core.callback import Callback
+from pymoo.termination.collection import TerminationCollection
+from pymoo.termination.max_eval import MaximumFunctionCallTermination
+from pymoo.termination.max_gen import MaximumGenerationTermination
+from pymoo.termination.max_time import TimeBasedTermination
+from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone, is_classifier
+from sklearn.feature_selection import SelectorMixin
+from sklearn.metrics import get_scorer_names
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.utils import check_random_state, get_tags
+from sklearn.utils._param_validation import (  # private to scikit-learn: see the class Notes
+    HasMethods, Interval, Options, StrOptions)
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from pymoo_fs.algorithms.archive import nondominated_union
+from pymoo_fs.algorithms.registry import algorithm_names, make_algorithm, n_objectives
+from pymoo_fs.analysis.choice import SELECTION_RULES, choose_from_front
+from pymoo_fs.analysis.display import ParetoFrontDisplay
+from pymoo_fs.analysis.indicators import hypervolume
+from pymoo_fs.evaluation import make_evaluator
+from pymoo_fs.problems import BiObjectiveFeatureSelection, WeightedFeatureSelection, flip_masks
+from pymoo_fs.seeds import run_seed
+
+__all__ = ["DEFAULT_ALGORITHMS", "ParetoFrontDisplay", "SwarmFeatureSelector"]
+
+#: the algorithm used when ``algorithm=None``, by objective: the best swarm available for each.
+#: When ISRPSO lands in the registry, "pareto" becomes "ISRPSO" (this one line).
+DEFAULT_ALGORITHMS = {"pareto": "CMDPSOFS", "weighted": "PSO"}
+
+_DEFAULT_POP_SIZE = 30
+
+
+class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
+    """Wrapper feature selection by a particle swarm, with the Pareto front it found.
+
+    ``fit`` searches the feature subsets of ``X`` with a pymoo-fs algorithm, scoring each by
+    the inner cross-validated error of ``estimator``; it keeps the Pareto front of (error,
+    number of features) over every subset the search evaluated, chooses one subset by
+    ``select``, and refits ``estimator`` on it. ``transform`` keeps the chosen features;
+    ``predict`` and ``score`` use the refitted estimator.
+
+    Parameters
+    ----------
+    estimator : scikit-learn classifier, default=None
+        The classifier of the wrapper. None is ``KNeighborsClassifier(n_neighbors=5)``, scored
+        by the compiled exact KNN evaluator; so is any Euclidean, uniform-weight
+        ``KNeighborsClassifier``. Any other classifier is scored by
+        :class:`~pymoo_fs.evaluation.EstimatorEvaluator` (``cross_val_score`` per subset). Give
+        a stochastic classifier a fixed ``random_state``.
+    algorithm : str or pymoo Algorithm, default=None
+        A name of :func:`~pymoo_fs.algorithms.algorithm_names` (``"CMDPSOFS"``, ``"NSGA-II"``,
+        ``"SPEA2"`` for ``objective="pareto"``; ``"PSO"`` for ``"weighted"``), or a configured,
+        unused pymoo ``Algorithm`` instance (copied before the run; its termination, seed and
+        callback are replaced by this selector's). None is :data:`DEFAULT_ALGORITHMS`
+        ``[objective]``: CMDPSOFS for ``"pareto"``, PSO for ``"weighted"``.
+    objective : {"pareto", "weighted"}, default="pareto"
+        ``"pareto"`` minimises (error, fraction of features selected) together
+        (:class:`~pymoo_fs.problems.BiObjectiveFeatureSelection`); ``"weighted"`` minimises
+        ``alpha * error + (1 - alpha) * fraction``
+        (:class:`~pymoo_fs.problems.WeightedFeatureSelection`).
+    alpha : float, default=0.9
+        Weight of the error in ``"weighted"``, in [0, 1]; unused by ``"pareto"``.
+    cv : int, "loo", cross-validation splitter or iterable of splits, default=5
+        The inner cross-validation that scores each subset, fixed for the whole search. An int
+        ``k`` is ``StratifiedKFold(k, shuffle=True)`` seeded from ``random_state``; None is 5
+        (scikit-learn's default; the papers use 10).
+    scoring : str or callable, default="accuracy"
+        The inner score; the error is ``1 - score``. ``"accuracy"`` and
+        ``"balanced_accuracy"`` keep the KNN fast path; any other scikit-learn scorer name or
+        callable goes through ``cross_val_score``.
+    pop_size : int, default=None
+        Swarm (population) size for an algorithm given by name; None is 30 [S003]. Must be None
+        when ``algorithm`` is an instance (set the instance's own).
+    n_gen : int or None, default=100
+        Budget: number of generations, the initial swarm included (``n_gen * pop_size``
+        evaluations for a swarm that evaluates every particle once per generation) [S003: 100
+        iterations].
+    max_evals : int or None, default=None
+        Budget: number of subset evaluations. The search stops after the first generation that
+        reaches it, so it may exceed it by less than one generation.
+    max_time : float or None, default=None
+        Budget: seconds of search (wall clock); a time budget makes the result depend on the
+        machine's speed. The search stops at the first budget reached; at least one must be
+        given.
+    select : {"within_tol", "knee", "min_error"} or int, default="within_tol"
+        How one subset is taken from the front (see
+        :func:`~pymoo_fs.analysis.choose_from_front`): the fewest features within ``tol`` of
+        the lowest error; the knee; the lowest error; or an int ``k``, the lowest error with at
+        most ``k`` features (when every subset on the front is larger, a ``UserWarning`` is
+        issued and the smallest subset is taken). The default keeps the error within ``tol``
+        of the best found; the knee depends on the front's extremes (on min-max scaled Sonar a
+        one-feature subset with error 0.36 puts it at 2 features, error 0.19, where
+        ``"within_tol"`` takes 8 features, error 0.12) [A].
+    tol : float, default=0.01
+        Error tolerance of ``select="within_tol"``, ``>= 0``.
+    n_jobs : int, default=None
+        Parallel evaluation: threads on the KNN fast path (None uses every core), processes
+        (joblib) for other classifiers (None is one); -1 is every core.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the fold shuffling of an int ``cv`` and the search, through two independent
+        seeds derived by :func:`pymoo_fs.seeds.run_seed` (``(seed, "cv")`` and
+        ``(seed, "search")``). An int is the base seed; a RandomState or None draws it
+        (scikit-learn's convention: None uses numpy's global RandomState). An int gives the
+        same ``support_`` on every fit (with an evaluation or generation budget).
+    verbose : int, default=0
+        0 is silent; 1 shows a tqdm progress bar (on stderr) of the budget spent, with the best
+        error and the front's size; 2 or more prints pymoo's table of each generation.
+
+    Attributes
+    ----------
+    support_ : ndarray of bool, shape (n_features_in_,)
+        The chosen subset.
+    pareto_front_ : dict
+        The non-dominated (error, size) pairs of every subset the search evaluated, one subset
+        per pair (the first found), sorted by size: ``"masks"`` ndarray of bool,
+        shape (n_front, n_features_in_); ``"error"`` ndarray of float64, shape (n_front,),
+        the inner-CV error; ``"n_features"`` ndarray of int64, shape (n_front,).
+    chosen_index_ : int
+        Row of ``pareto_front_`` chosen by ``select``.
+    all_features_error_ : float
+        Inner-CV error of the estimator on all features, with the same folds, scored once
+        after the search (not counted in ``n_evaluations_``, not on the front).
+    history_ : dict of ndarray, each of shape (n_generations,)
+        After each generation: ``"n_gen"``; ``"n_evaluations"`` so far; ``"best_error"``, the
+        lowest error found so far; ``"n_features"``, the size of that subset; and
+        ``"hypervolume"`` of the front so far in (error, fraction of features) with reference
+        point (1, 1). ``pandas.DataFrame(history_)`` is a table.
+    n_evaluations_ : int
+        Subset evaluations the search asked for (pymoo's ``n_eval``, repeats included).
+    estimator_ : classifier
+        A clone of ``estimator`` (or KNN-5) fitted on the chosen features of all of ``X``.
+    algorithm_name_ : str
+        The registry name of the algorithm, or the class name of an instance.
+    classes_ : ndarray of shape (n_classes,)
+        The classes of ``estimator_``.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    feature_names_in_ : ndarray of str, shape (n_features_in_,)
+        Names of the features seen in ``fit``, when ``X`` has string column names.
+
+    Raises
+    ------
+    ValueError
+        In ``fit`` (``sklearn.utils._param_validation.InvalidParameterError``, a
+        ``ValueError``): for a parameter outside its constraints, naming it and its value.
+        ``ValueError`` for a regressor as ``estimator``, an algorithm that does not match the
+        objective (or an instance already run, or ``pop_size`` with an instance), no budget,
+        fewer than 2 classes, or data the evaluator refuses.
+
+    See Also
+    --------
+    sklearn.feature_selection.SequentialFeatureSelector : Greedy wrapper selection.
+    pymoo_fs.analysis.ParetoFrontDisplay : Plots ``pareto_front_``.
+
+    Notes
+    -----
+    **The front.** Every subset any generation evaluates (neighbourhood moves included) is
+    offered to a Pareto archive kept by the selector, so ``pareto_front_`` is the same for
+    every algorithm and objective: for CMDPSOFS it equals the algorithm's own archive; for
+    NSGA-II, SPEA2 and a weighted search it may hold subsets their final population lost.
+    The empty subset is never evaluated (pymoo-fs problems refuse it).
+
+    **Estimates.** The errors are inner cross-validation estimates on the data given to
+    ``fit``, and the chosen one is optimistic (it was chosen on those folds). Estimate the
+    error on new data by wrapping the selector and a classifier in a ``Pipeline`` and
+    cross-validating the pipeline.
+
+    **Parameter validation.** Parameters are checked in ``fit`` against
+    ``_parameter_constraints``, scikit-learn's own machinery (``Interval``, ``StrOptions``,
+    ``HasMethods`` from ``sklearn.utils._param_validation``): the messages, and the error
+    type, are those of scikit-learn's estimators. The module is private to scikit-learn; it
+    has been stable since scikit-learn 1.2 and the tests exercise it, so a change would fail
+    them rather than pass silently.
+
+    **Parallelism.** Under ``GridSearchCV(n_jobs=...)`` give the selector ``n_jobs=1`` so the
+    evaluator's threads do not oversubscribe the cores.
+
+    References
+    ----------
+    B. Xue, M. Zhang, W. N. Browne, "Particle swarm optimization for feature selection in
+    classification: a multi-objective approach", IEEE Trans. Cybernetics 43(6):1656-1671,
+    2013, doi:10.1109/TSMCB.2012.2227469. H. B. Nguyen, B. Xue, I. Liu, P. Andreae,
+    M. Zhang, "New mechanism for archive maintenance in PSO-based multi-objective feature
+    selection", Soft Computing 20:3927-3946, 2016, doi:10.1007/s00500-016-2128-8 (swarm size
+    30 and 100 iterations).
+
+    Examples
+    --------
+    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from pymoo_fs.datasets import load_dataset
+    >>> from pymoo_fs.selector import SwarmFeatureSelector
+    >>> data = load_dataset("sonar")
+    >>> selector = SwarmFeatureSelector(n_gen=5, pop_size=10, random_state=0)
+    >>> pipe = make_pipeline(selector, KNeighborsClassifier()).fit(data.X, data.y)
+    >>> fitted = pipe[0]
+    >>> fitted.n_evaluations_, fitted.support_.shape
+    (50, (60,))
+    >>> fitted.pareto_front_["n_features"].tolist()
+    [15, 18, 20, 21, 22, 23, 24]
+    >>> fitted.pareto_front_["error"].round(4).tolist()
+    [0.2072, 0.1974, 0.1934, 0.1926, 0.1836, 0.169, 0.1688]
+    >>> fitted.chosen_index_, int(fitted.support_.sum())
+    (5, 23)
+    """
+
+    _parameter_constraints = {
+        "estimator": [HasMethods(["fit", "predict"]), None],
+        "algorithm": [StrOptions(set(algorithm_names())), Algorithm, None],
+        "objective": [StrOptions({"pareto", "weighted"})],
+        "alpha": [Interval(numbers.Real, 0, 1, closed="both")],
+        "cv": ["cv_object", StrOptions({"loo"})],
+        "scoring": [StrOptions(set(get_scorer_names())), callable],
+        "pop_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "n_gen": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "max_evals": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "max_time": [Interval(numbers.Real, 0, None, closed="neither"), None],
+        "select": [StrOptions(set(SELECTION_RULES)),
+                   Interval(numbers.Integral, 1, None, closed="left")],
+        "tol": [Interval(numbers.Real, 0, None, closed="left")],
+        "n_jobs": [Options(numbers.Integral, {-1}),
+                   Interval(numbers.Integral, 1, None, closed="left"), None],
+        "random_state": ["random_state"],
+        "verbose": ["verbose"],
+    }
+
+    def __init__(self, estimator=None, *, algorithm=None, objective="pareto", alpha=0.9, cv=5,
+                 scoring="accuracy", pop_size=None, n_gen=100, max_evals=None, max_time=None,
+                 select="within_tol", tol=0.01, n_jobs=None, random_state=None, verbose=0):
+        self.estimator = estimator
+        self.algorithm = algorithm
+        self.objective = objective
+        self.alpha = alpha
+        self.cv = cv
+        self.scoring = scoring
+        self.pop_size = pop_size
+        self.n_gen = n_gen
+        self.max_evals = max_evals
+        self.max_time = max_time
+        self.select = select
+        self.tol = tol
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+        self.verbose = verbose
+
+    # ------------------------------------------------------------------ fit
+    def fit(self, X, y):
+        """Search the feature subsets of ``X``, choose one, refit the estimator on it.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training data (numeric, finite; a DataFrame's column names are kept).
+        y : array-like of shape (n_samples,)
+            Class labels, at least 2 classes.
+
+        Returns
+        -------
+        self : SwarmFeatureSelector
+
+        Raises
+        ------
+        ValueError
+            See the class docstring.
+        """
+        self._validate_params()
+        X, y = validate_data(self, X, y)
+        check_classification_targets(y)
+        if np.unique(y).size < 2:
+            raise ValueError(f"{type(self).__name__} needs samples of at least 2 classes; y "
+                             f"has 1 class")
+        estimator = self._base_estimator()
+        if not is_classifier(estimator):
+            raise ValueError(f"estimator must be a scikit-learn classifier, got {estimator!r}")
+        termination = self._termination()
+        algorithm, name = self._make_algorithm()
+        seed = _base_seed(self.random_state)
+        options = {"cv": 5 if self.cv is None else self.cv, "scoring": self.scoring,
+                   "random_state": run_seed(seed, "cv")}
+        if self.n_jobs is not None:
+            options["n_jobs"] = self.n_jobs
+        evaluator = make_evaluator(X, y, self.estimator, **options)
+        recorder, monitor = self._search(algorithm, evaluator, termination, seed)
+
+        F = recorder.F
+        order = np.lexsort((F[:, 0], F[:, 1]))
+        self.pareto_front_ = {"masks": recorder.masks[order], "error": F[order, 0],
+                              "n_features": F[order, 1].astype(np.int64)}
+        self.chosen_index_ = self._choose()
+        self.support_ = self.pareto_front_["masks"][self.chosen_index_].copy()
+        self.history_ = monitor.history()
+        self.n_evaluations_ = int(algorithm.evaluator.n_eval)
+        self.algorithm_name_ = name
+        self.all_features_error_ = float(1.0 - evaluator.score(np.ones(X.shape[1], bool))[0])
+        self.estimator_ = clone(estimator).fit(X[:, self.support_], y)
+        return self
+
+    def _search(self, algorithm, evaluator, termination, seed):
+        """Run the search on the objective's problem; the front recorder and the monitor."""
+        recorder = _FrontRecorder(evaluator)
+        problem = (BiObjectiveFeatureSelection(recorder) if self.objective == "pareto"
+                   else WeightedFeatureSelection(recorder, alpha=self.alpha))
+        monitor = _Monitor(recorder, show_bar=self.verbose == 1)
+        try:
+            algorithm.setup(problem, termination=termination, seed=run_seed(seed, "search"),
+                            verbose=self.verbose >= 2, callback=monitor)
+            while algorithm.has_next():
+                algorithm.next()
+        finally:
+            monitor.close()
+        return recorder, monitor
+
+    def _base_estimator(self):
+        return KNeighborsClassifier(n_neighbors=5) if self.estimator is None else self.estimator
+
+    def _termination(self):
+        parts = []
+        if self.n_gen is not None:
+            parts.append(MaximumGenerationTermination(self.n_gen))
+        if self.max_evals is not None:
+            parts.append(MaximumFunctionCallTermination(self.max_evals))
+        if self.max_time is not None:
+            parts.append(TimeBasedTermination(float(self.max_time)))
+        if not parts:
+            raise ValueError("no budget: give at least one of n_gen, max_evals and max_time "
+                             "(all are None)")
+        return parts[0] if len(parts) == 1 else TerminationCollection(*parts)
+
+    def _make_algorithm(self):
+        """A fresh algorithm for this fit and its name."""
+        want = 2 if self.objective == "pareto" else 1
+        if isinstance(self.algorithm, Algorithm):
+            if self.pop_size is not None:
+                raise ValueError(f"pop_size={self.pop_size!r} applies to an algorithm given "
+                                 f"by name; set the pop_size of the algorithm instance")
+            if self.algorithm.problem is not None:
+                raise ValueError("algorithm instance has already been run; pass a fresh one")
+            return copy.deepcopy(self.algorithm), type(self.algorithm).__name__
+        name = DEFAULT_ALGORITHMS[self.objective] if self.algorithm is None else self.algorithm
+        if n_objectives(name) != want:
+            fitting = ", ".join(algorithm_names(want))
+            raise ValueError(f"algorithm={name!r} does not suit objective={self.objective!r}; "
+                             f"use one of {fitting}")
+        pop_size = _DEFAULT_POP_SIZE if self.pop_size is None else self.pop_size
+        return make_algorithm(name, pop_size=pop_size), name
+
+    def _choose(self):
+        front = self.pareto_front_
+        try:
+            return choose_from_front(front["error"], front["n_features"], self.select, self.tol)
+        except ValueError as exc:
+            if isinstance(self.select, str):
+                raise
+            warnings.warn(f"{exc}: taking the smallest subset", UserWarning, stacklevel=3)
+            return int(np.lexsort((front["error"], front["n_features"]))[0])
+
+    # ------------------------------------------------------------------ selector
+    def _get_support_mask(self):
+        check_is_fitted(self, "support_")
+        return self.support_
+
+    def _selected(self, X):
+        """``X`` checked against the fitted data, restricted to the chosen features."""
+        check_is_fitted(self, "support_")
+        X = validate_data(self, X, reset=False)
+        return X[:, self.support_]
+
+    # ------------------------------------------------------------------ delegation
+    @property
+    def classes_(self):
+        """ndarray of shape (n_classes,): the classes of the refitted estimator."""
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.classes_
+
+    @available_if(lambda self: _has(self, "predict"))
+    def predict(self, X):
+        """Predict with ``estimator_`` on the chosen features of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features_in_)
+
+        Returns
+        -------
+        y_pred : ndarray of shape (n_samples,)
+        """
+        X = self._selected(X)
+        return self.estimator_.predict(X)
+
+    @available_if(lambda self: _has(self, "predict_proba"))
+    def predict_proba(self, X):
+        """Class probabilities of ``estimator_`` on the chosen features of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features_in_)
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+        """
+        X = self._selected(X)
+        return self.estimator_.predict_proba(X)
+
+    @available_if(lambda self: _has(self, "decision_function"))
+    def decision_function(self, X):
+        """Decision function of ``estimator_`` on the chosen features of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features_in_)
+
+        Returns
+        -------
+        scores : ndarray of shape (n_samples,) or (n_samples, n_classes)
+        """
+        X = self._selected(X)
+        return self.estimator_.decision_function(X)
+
+    @available_if(lambda self: _has(self, "score"))
+    def score(self, X, y):
+        """``estimator_.score`` (accuracy for classifiers) on the chosen features of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features_in_)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        score : float
+        """
+        X = self._selected(X)
+        return self.estimator_.score(X, y)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        inner = get_tags(self._base_estimator())
+        tags.estimator_type = inner.estimator_type
+        tags.classifier_tags = copy.deepcopy(inner.classifier_tags)
+        if tags.classifier_tags is not None:
+            tags.classifier_tags.poor_score = True  # a short search may keep few features
+            tags.classifier_tags.multi_label = False
+        tags.target_tags.required = True
+        tags.input_tags.sparse = False
+        tags.input_tags.allow_nan = False
+        return tags
+
+
+def _has(selector, method):
+    """Whether the (fitted, else configured) estimator has ``method``."""
+    inner = getattr(selector, "estimator_", None)
+    if inner is None:
+        inner = selector._base_estimator()
+    return hasattr(inner, method)
+
+
+def _base_seed(random_state):
+    """The base seed of a fit: an int as given, else one draw from the RandomState."""
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
+        return int(random_state)
+    return int(check_random_state(random_state).randint(0, 2**31 - 1))
+
+
+class _FrontRecorder:
+    """An evaluator proxy that keeps the Pareto archive of (error, size) of every subset scored.
+
+    It forwards ``score`` and ``score_flips`` to the real evaluator (so the problem's
+    incremental path is kept) and offers each scored mask to the archive: non-dominated,
+    one subset per distinct (error, size), the first found kept
+    (:func:`~pymoo_fs.algorithms.archive.nondominated_union`).
+    """
+
+    def __init__(self, evaluator):
+        self.evaluator = evaluator
+        self.n_features = evaluator.n_features
+        self.masks = np.zeros((0, self.n_features), dtype=bool)
+        self.F = np.zeros((0, 2))
+
+    def score(self, masks):
+        scores = self.evaluator.score(masks)
+        self._offer(np.asarray(masks, dtype=bool).reshape(-1, self.n_features), scores)
+        return scores
+
+    def score_flips(self, mask, features):
+        scores = self.evaluator.score_flips(mask, features)
+        self._offer(flip_masks(np.asarray(mask, dtype=bool), features), scores)
+        return scores
+
+    def _offer(self, masks, scores):
+        F = np.vstack([self.F, np.column_stack([1.0 - scores, masks.sum(axis=1)])])
+        keep = nondominated_union(F)
+        self.F = F[keep]
+        self.masks = np.vstack([self.masks, masks])[keep]
+
+
+class _Monitor(Callback):
+    """After each generation: one row of ``history_``, and the progress bar (verbose=1)."""
+
+    def __init__(self, recorder, show_bar):
+        super().__init__()
+        self.recorder = recorder
+        self.rows = []
+        self.bar = None
+        if show_bar:
+            from tqdm.auto import tqdm
+
+            self.bar = tqdm(total=100, desc="SwarmFeatureSelector", unit="%",
+                            bar_format="{desc}: {percentage:3.0f}%|{bar}| {elapsed}<{remaining}"
+                                       "{postfix}")
+
+    def notify(self, algorithm):
+        F = self.recorder.F
+        best = np.lexsort((F[:, 1], F[:, 0]))[0]
+        ratio = F[:, 1] / self.recorder.n_features
+        hv = hypervolume(np.column_stack([F[:, 0], ratio]))
+        self.rows.append((algorithm.n_gen, algorithm.evaluator.n_eval, F[best, 0],
+                          int(F[best, 1]), hv))
+        if self.bar is not None:
+            done = int(round(100 * min(float(algorithm.termination.perc), 1.0)))
+            self.bar.update(done - self.bar.n)
+            self.bar.set_postfix(best_error=f"{F[best, 0]:.4f}", front=len(F), refresh=False)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+    def history(self):
+        rows = np.array(self.rows, dtype=np.float64).reshape(-1, 5)
+        return {"n_gen": rows[:, 0].astype(np.int64), "n_evaluations": rows[:, 1].astype(np.int64),
+                "best_error": rows[:, 2], "n_features": rows[:, 3].astype(np.int64),
+                "hypervolume": rows[:, 4]}

@@ -1,0 +1,137 @@
+"""The evaluation protocol of a study: outer splits, scaling, and the problem of each split."""
+
+import numpy as np
+from sklearn.model_selection import StratifiedKFold
+from sklearn.preprocessing import MinMaxScaler
+
+from pymoo_fs.datasets import holdout_indices, load_dataset
+
+from pymoo_fs.evaluation import KNNEvaluator
+from pymoo_fs.problems import BiObjectiveFeatureSelection, WeightedFeatureSelection
+from pymoo_fs.seeds import run_seed
+
+__all__ = ["load_dataset_cached", "outer_splits", "prepare_split", "make_problem"]
+
+
+def outer_splits(y, protocol, seed, dataset):
+    """The training/test index pairs of one dataset under a protocol.
+
+    Parameters
+    ----------
+    y : ndarray of int, shape (n,)
+        Encoded labels.
+    protocol : Protocol
+    seed : int
+        The study seed.
+    dataset : str
+        The dataset's name: the splits depend on (seed, dataset) only, so every algorithm and
+        every run sees the same splits (paired comparisons).
+
+    Returns
+    -------
+    splits : list of (ndarray, ndarray)
+        One pair for a hold-out split (stratified, ``protocol.test_size``), ``outer_folds``
+        pairs for an outer stratified k-fold cross-validation. Indices sorted.
+
+    Raises
+    ------
+    ValueError
+        When a class is too small for the stratified split (scikit-learn's message, prefixed
+        with the dataset's name).
+    """
+    rs = run_seed(seed, "outer split", dataset)
+    index = np.arange(y.shape[0])
+    try:
+        if protocol.split == "holdout":
+            return [holdout_indices(y, protocol.test_size, rs)]
+        folds = StratifiedKFold(protocol.outer_folds, shuffle=True, random_state=rs)
+        return [(np.sort(a), np.sort(b)) for a, b in folds.split(index, y)]
+    except ValueError as exc:
+        raise ValueError(f"dataset {dataset!r} cannot be split by the protocol: {exc}") from None
+
+
+def prepare_split(X, y, train, test, protocol):
+    """Scaled training and test parts of one split.
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (n, D)
+    y : ndarray, shape (n,)
+    train, test : ndarray of int
+        Indices from :func:`outer_splits`.
+    protocol : Protocol
+        ``scaling="minmax"`` fits a [0, 1] min-max scaler on the training part;
+        ``"symmetric_whole"`` scales the whole dataset to [-1, 1] before splitting (seed 000);
+        ``"none"`` leaves the values as they are.
+
+    Returns
+    -------
+    X_train, y_train, X_test, y_test : ndarray
+        Features float64, C-contiguous.
+    """
+    if protocol.scaling == "symmetric_whole":
+        X = MinMaxScaler(feature_range=(-1, 1)).fit_transform(X)
+    X_train, X_test = X[train], X[test]
+    if protocol.scaling == "minmax":
+        scaler = MinMaxScaler().fit(X_train)
+        X_train, X_test = scaler.transform(X_train), scaler.transform(X_test)
+    return (np.ascontiguousarray(X_train, dtype=np.float64), y[train],
+            np.ascontiguousarray(X_test, dtype=np.float64), y[test])
+
+
+def make_problem(protocol, X_train, y_train, X_test, y_test, seed, dataset, fold,
+                 n_threads=None):
+    """The feature-selection problem of one split.
+
+    Parameters
+    ----------
+    protocol : Protocol
+    X_train, y_train, X_test, y_test : ndarray
+        From :func:`prepare_split`.
+    seed : int
+        The study seed; the inner folds are shuffled with
+        ``run_seed(seed, "inner folds", dataset, fold)``.
+    dataset : str
+    fold : int
+        Index of the outer split.
+    n_threads : int, optional
+        Threads of the evaluator (default: all).
+
+    Returns
+    -------
+    problem : FeatureSelectionProblem
+        :class:`~pymoo_fs.problems.BiObjectiveFeatureSelection` or
+        :class:`~pymoo_fs.problems.WeightedFeatureSelection` (``alpha``) on a
+        :class:`~pymoo_fs.evaluation.KNNEvaluator` with the protocol's k, inner CV and
+        scoring, with the test part attached.
+    """
+    evaluator = KNNEvaluator(X_train, y_train, n_neighbors=protocol.n_neighbors,
+                             cv=protocol.inner_cv, scoring=protocol.scoring,
+                             random_state=run_seed(seed, "inner folds", dataset, fold),
+                             n_threads=n_threads)
+    if protocol.objective == "pareto":
+        return BiObjectiveFeatureSelection(evaluator, X_test=X_test, y_test=y_test)
+    return WeightedFeatureSelection(evaluator, alpha=protocol.alpha, X_test=X_test,
+                                    y_test=y_test)
+
+
+_datasets = {}
+
+
+def load_dataset_cached(dataset, data_dir=None):
+    """:func:`pymoo_fs.datasets.load_dataset`, read once per process (warnings shown once).
+
+    Parameters
+    ----------
+    dataset : str
+        A name or path.
+    data_dir : str, optional
+
+    Returns
+    -------
+    dataset : Dataset
+    """
+    key = (dataset, data_dir)
+    if key not in _datasets:
+        _datasets[key] = load_dataset(dataset, data_dir=data_dir)
+    return _datasets[key]

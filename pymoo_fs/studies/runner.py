@@ -1,0 +1,440 @@
+"""Running a study: the plan of runs, one run, and the executors (in-process, joblib, Dask).
+
+Every run is independent and identified by (dataset, algorithm label, run index, outer fold);
+its seed is ``run_seed(study seed, dataset, label, run, fold)``, so results do not depend on the
+number of workers or the order in which runs finish. Finished runs are written to the store as
+they arrive; a run already in the store is never recomputed.
+"""
+
+import os
+import sys
+import time
+from collections import OrderedDict
+
+import numpy as np
+from pymoo.optimize import minimize
+
+from pymoo_fs.analysis import hypervolume
+from pymoo_fs.seeds import run_seed
+from pymoo_fs.studies.protocols import (load_dataset_cached, make_problem, outer_splits,
+                                       prepare_split)
+from pymoo_fs.studies.spec import StudySpec, StudySpecError
+from pymoo_fs.studies.store import ResultStore, RunKey
+
+__all__ = ["check_study", "execute_run", "plan_runs", "prepare_study", "problem_of",
+           "reference_record", "run_study"]
+
+#: problems kept per process (each holds an evaluator with its training data)
+_PROBLEM_CACHE_SIZE = 4
+_problems = OrderedDict()
+
+
+def plan_runs(spec):
+    """Every run of a study, in a fixed order (dataset, fold, algorithm, run).
+
+    Parameters
+    ----------
+    spec : StudySpec
+
+    Returns
+    -------
+    keys : list of RunKey
+        ``RunKey.dataset`` is the dataset's name (:attr:`pymoo_fs.datasets.Dataset.name`).
+    """
+    keys = []
+    for dataset in spec.datasets:
+        name = _dataset_name(dataset, spec)
+        for fold in range(spec.protocol.n_outer):
+            for algorithm in spec.algorithms:
+                for run in range(spec.runs):
+                    keys.append(RunKey(name, algorithm.label, run, fold))
+    return keys
+
+
+def check_study(spec):
+    """Check everything a study needs before its first run.
+
+    Builds every algorithm, loads every dataset, and makes every split and problem, so that an
+    unknown parameter, a class too small for the folds, or k larger than a fold fails now.
+
+    Parameters
+    ----------
+    spec : StudySpec
+
+    Raises
+    ------
+    StudySpecError
+        Naming the algorithm or dataset, or two datasets with the same name.
+    """
+    spec.validate()
+    names = [_dataset_name(d, spec) for d in spec.datasets]
+    if len(set(names)) != len(names):
+        raise StudySpecError(f"two datasets share a name: {names}")
+    for dataset, name in zip(spec.datasets, names):
+        try:
+            for fold in range(spec.protocol.n_outer):
+                _problem(spec, dataset, name, fold, n_threads=None)
+        except ValueError as exc:
+            raise StudySpecError(f"dataset {dataset!r}: {exc}") from None
+
+
+def prepare_study(spec, directory):
+    """Check a study (:func:`check_study`) and open its store.
+
+    Parameters
+    ----------
+    spec : StudySpec
+    directory : path
+        The study directory; created if missing.
+
+    Returns
+    -------
+    store : ResultStore
+
+    Raises
+    ------
+    StudySpecError
+        As :func:`check_study`, or for a directory holding a study made with a different spec
+        (a changed seed, protocol, budget, or algorithm configuration would mix incompatible
+        runs; adding runs, datasets or algorithms is fine).
+    OSError
+        If the directory cannot be written.
+    """
+    check_study(spec)
+    store = ResultStore(directory)
+    stored = store.read_spec()
+    if stored is not None:
+        _check_compatible(stored, spec.as_dict(), store.directory)
+    store.write_spec(_merged_spec(stored, spec.as_dict()))
+    for dataset in spec.datasets:
+        name = _dataset_name(dataset, spec)
+        for fold in range(spec.protocol.n_outer):
+            if store.read_reference(name, fold) is None:
+                store.write_reference(name, fold, reference_record(spec, dataset, fold))
+    return store
+
+
+def execute_run(spec, key, n_threads=None, callback=None):
+    """Make one run and return its record and its wall-clock seconds.
+
+    Parameters
+    ----------
+    spec : StudySpec
+    key : RunKey
+    n_threads : int, optional
+        Threads of the evaluator and of BLAS in this process.
+    callback : callable, optional
+        Called with the algorithm after each generation (after the trace is recorded); an
+        exception it raises (e.g. ``KeyboardInterrupt``) ends the run.
+
+    Returns
+    -------
+    record : dict
+        Plain JSON values: ``features`` (selected indices of every returned mask),
+        ``F_train``/``F_test`` (objectives on inner CV and on the test part), ``score_train``/
+        ``score_test`` (the classifier's score of each mask), ``n_eval`` (pymoo's count),
+        ``n_evaluations``/``n_cache_hits`` (the evaluator's), ``n_gen``, ``trace`` (per
+        generation: ``n_eval``, ``best`` — the best objective, or the HV of the current front
+        for two objectives — and ``n_selected`` — the best's size, or the front's smallest), the
+        run's ``seed`` and ``config``.
+    seconds : float
+        Wall-clock time of the optimisation (the evaluator's cache emptied first).
+    """
+    from threadpoolctl import threadpool_limits
+
+    algorithm = next(a for a in spec.algorithms if a.label == key.algorithm)
+    dataset = next(d for d in spec.datasets if _dataset_name(d, spec) == key.dataset)
+    with threadpool_limits(limits=n_threads):
+        problem = _problem(spec, dataset, key.dataset, key.fold, n_threads)
+        evaluator = problem.evaluator
+        evaluator.clear_cache()
+        computed, hits = evaluator.n_evaluations, evaluator.n_cache_hits
+        seed = run_seed(spec.seed, key.dataset, key.algorithm, key.run, key.fold)
+        trace = _Trace(problem.n_obj, callback)
+        start = time.perf_counter()
+        res = minimize(problem, algorithm.make(), spec.budget_of(algorithm).termination,
+                       seed=seed, callback=trace, copy_algorithm=False)
+        seconds = time.perf_counter() - start
+        computed = evaluator.n_evaluations - computed
+        hits = evaluator.n_cache_hits - hits
+        masks = np.atleast_2d(np.asarray(res.X, dtype=bool))
+        F_train = np.atleast_2d(res.F)
+        F_test = problem.holdout_objectives(masks)
+        score_train = evaluator.score(masks)
+        score_test = evaluator.holdout_score(masks, problem.X_test, problem.y_test)
+    record = {
+        "dataset": key.dataset, "algorithm": key.algorithm, "run": key.run, "fold": key.fold,
+        "seed": seed, "config": _config(spec, algorithm), "n_features": int(problem.n_var),
+        "features": [np.flatnonzero(m).tolist() for m in masks],
+        "F_train": F_train.tolist(), "F_test": F_test.tolist(),
+        "score_train": score_train.tolist(), "score_test": score_test.tolist(),
+        "n_eval": int(res.algorithm.evaluator.n_eval), "n_evaluations": int(computed),
+        "n_cache_hits": int(hits), "n_gen": int(res.algorithm.n_gen - 1), "trace": trace.data,
+    }
+    return record, seconds
+
+
+def run_study(spec, directory, n_jobs=1, scheduler=None, progress=True, stream=None,
+              check=None):
+    """Run every run of a study that is not in its store yet.
+
+    Parameters
+    ----------
+    spec : StudySpec
+    directory : path
+        The study directory (see :mod:`pymoo_fs.studies.store`); a rerun resumes.
+    n_jobs : int, default=1
+        Local worker processes (joblib's loky backend); 1 runs in this process, -1 uses every
+        core. Each worker's evaluator, numba and BLAS threads are held to ``cores // n_jobs``.
+    scheduler : str, optional
+        ``"local"`` starts a Dask ``LocalCluster`` of ``n_jobs`` single-threaded worker
+        processes; any other value is the address of a running Dask scheduler
+        (``tcp://host:8786``). Needs ``dask.distributed`` (``pip install "pymoo-fs[dask]"``).
+    progress : bool, default=True
+        A tqdm progress bar over the runs (with an ETA) and a line per finished run.
+    stream : file-like, optional
+        Where progress goes (default ``sys.stderr``).
+    check : callable, optional
+        Called with no argument before each run and after each generation (in this process)
+        or after each finished run (with workers); an exception it raises (e.g.
+        ``KeyboardInterrupt`` for a recorded Ctrl-C) stops the study, and every run stored so
+        far stays in the store. The command line uses it to stop at a safe point.
+
+    Returns
+    -------
+    store : ResultStore
+
+    Raises
+    ------
+    StudySpecError, OSError
+        As :func:`prepare_study`, before any run starts.
+    KeyboardInterrupt
+        When interrupted; every run finished before is in the store.
+    """
+    if not isinstance(spec, StudySpec):
+        raise TypeError(f"spec must be a StudySpec, got {type(spec).__name__}")
+    store = prepare_study(spec, directory)
+    keys = plan_runs(spec)
+    todo = [k for k in keys if not store.has(k)]
+    bar = _Progress(len(keys), len(keys) - len(todo), progress, stream)
+    check = check if check is not None else (lambda: None)
+    try:
+        for key, record, seconds in _executor(spec, todo, n_jobs, scheduler, check):
+            store.write_run(key, record, seconds)
+            bar.done(key, record, seconds)
+            check()
+    finally:
+        bar.close()
+    return store
+
+
+# ---------------------------------------------------------------------------------- executors
+def _executor(spec, keys, n_jobs, scheduler, check):
+    """Yield ``(key, record, seconds)`` as runs finish."""
+    if not keys:
+        return
+    workers = _workers(n_jobs, len(keys))
+    threads = max(1, (os.cpu_count() or 1) // workers)
+    if scheduler is not None:
+        yield from _dask(spec, keys, workers, scheduler)
+    elif workers == 1:  # in this process, with all its threads
+        for key in keys:
+            check()
+            yield (key, *execute_run(spec, key, callback=lambda algorithm: check()))
+    else:
+        from joblib import Parallel, delayed, parallel_config
+
+        with parallel_config(backend="loky", inner_max_num_threads=threads):
+            results = Parallel(n_jobs=workers, return_as="generator_unordered")(
+                delayed(_keyed_run)(spec, key, threads) for key in keys)
+            yield from results
+
+
+def _keyed_run(spec, key, threads):
+    return (key, *execute_run(spec, key, n_threads=threads))
+
+
+def _dask(spec, keys, workers, scheduler):
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:  # pragma: no cover - distributed is a declared extra
+        raise RuntimeError('a Dask scheduler needs dask.distributed: pip install '
+                           '"pymoo-fs[dask]"') from None
+    cluster = None
+    if scheduler == "local":
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        client = Client(cluster)
+    else:
+        client = Client(scheduler)
+    try:
+        futures = [client.submit(_keyed_run, spec, key, 1, key=f"pymoo-fs-{_key_id(key)}",
+                                 pure=False) for key in keys]
+        for future in as_completed(futures):
+            yield future.result()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _workers(n_jobs, n_tasks):
+    cores = os.cpu_count() or 1
+    workers = cores if n_jobs == -1 else n_jobs
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"n_jobs must be a positive int or -1, got {n_jobs!r}")
+    return max(1, min(workers, n_tasks))
+
+
+def _key_id(key):
+    return f"{key.dataset}-{key.algorithm}-{key.run}-{key.fold}"
+
+
+# ---------------------------------------------------------------------------------- pieces
+def _dataset_name(dataset, spec):
+    return load_dataset_cached(dataset, spec.data_dir).name
+
+
+def _problem(spec, dataset, name, fold, n_threads):
+    key = (dataset, spec.data_dir, spec.protocol, spec.seed, fold, n_threads)
+    if key in _problems:
+        _problems.move_to_end(key)
+        return _problems[key]
+    data = load_dataset_cached(dataset, spec.data_dir)
+    train, test = outer_splits(data.y, spec.protocol, spec.seed, name)[fold]
+    parts = prepare_split(data.X, data.y, train, test, spec.protocol)
+    problem = make_problem(spec.protocol, *parts, spec.seed, name, fold, n_threads=n_threads)
+    _problems[key] = problem
+    while len(_problems) > _PROBLEM_CACHE_SIZE:
+        _problems.popitem(last=False)
+    return problem
+
+
+def problem_of(spec, dataset, fold=0, n_threads=None):
+    """The feature-selection problem of one split of a study (cached in this process).
+
+    Parameters
+    ----------
+    spec : StudySpec
+    dataset : str
+        One of ``spec.datasets``.
+    fold : int, default=0
+        The outer split.
+    n_threads : int, optional
+        Threads of its evaluator.
+
+    Returns
+    -------
+    problem : FeatureSelectionProblem
+        With the split's test part attached.
+    """
+    return _problem(spec, dataset, _dataset_name(dataset, spec), fold, n_threads)
+
+
+def reference_record(spec, dataset, fold=0):
+    """All-features scores and sizes of one split.
+
+    Returns
+    -------
+    record : dict
+        ``dataset``, ``fold``, ``n_features``, ``n_train``, ``n_test``, ``classes`` and
+        ``score_train``/``score_test``: the classifier's inner-CV and hold-out scores with every
+        feature selected.
+    """
+    name = _dataset_name(dataset, spec)
+    problem = _problem(spec, dataset, name, fold, n_threads=None)
+    ev = problem.evaluator
+    every = np.ones((1, problem.n_var), dtype=bool)
+    return {"dataset": name, "fold": fold, "n_features": int(problem.n_var),
+            "n_train": int(ev.n_samples), "n_test": int(problem.X_test.shape[0]),
+            "classes": [str(c) for c in load_dataset_cached(dataset, spec.data_dir).classes],
+            "score_train": float(ev.score(every)[0]),
+            "score_test": float(ev.holdout_score(every, problem.X_test, problem.y_test)[0])}
+
+
+def _config(spec, algorithm):
+    return {"algorithm": algorithm.name, "params": algorithm.params,
+            "budget": spec.budget_of(algorithm).as_dict(), "protocol": spec.protocol.as_dict(),
+            "study_seed": spec.seed}
+
+
+def _check_compatible(stored, current, directory):
+    for field in ("seed", "protocol", "budget"):
+        if stored.get(field) != current.get(field):
+            raise StudySpecError(
+                f"{directory} holds a study made with a different {field} "
+                f"({stored.get(field)!r}, now {current.get(field)!r}); use a new directory")
+    before = {a["label"]: a for a in stored.get("algorithms", [])}
+    for a in current["algorithms"]:
+        old = before.get(a["label"])
+        if old is not None and old != a:
+            raise StudySpecError(
+                f"{directory} holds runs of algorithm {a['label']!r} with another "
+                f"configuration ({old!r}, now {a!r}); use a new label or a new directory")
+
+
+def _merged_spec(stored, current):
+    """The stored spec grown by what the current spec adds (runs, datasets, algorithms)."""
+    if stored is None:
+        return current
+    merged = dict(current)
+    merged["runs"] = max(stored.get("runs", 0), current["runs"])
+    merged["datasets"] = list(dict.fromkeys(stored.get("datasets", []) + current["datasets"]))
+    labels = {a["label"] for a in current["algorithms"]}
+    merged["algorithms"] = current["algorithms"] + [a for a in stored.get("algorithms", [])
+                                                    if a["label"] not in labels]
+    return merged
+
+
+class _Trace:
+    """pymoo callback: per generation, evaluations, best objective or HV, and subset size."""
+
+    def __init__(self, n_obj, callback=None):
+        self.n_obj = n_obj
+        self.callback = callback
+        self.data = {"n_eval": [], "best": [], "n_selected": []}
+
+    def __call__(self, algorithm):
+        opt = algorithm.opt
+        F = opt.get("F")
+        sizes = opt.get("X").sum(axis=1)
+        self.data["n_eval"].append(int(algorithm.evaluator.n_eval))
+        if self.n_obj == 1:
+            i = int(np.argmin(F[:, 0]))
+            self.data["best"].append(float(F[i, 0]))
+            self.data["n_selected"].append(int(sizes[i]))
+        else:
+            self.data["best"].append(hypervolume(F))
+            self.data["n_selected"].append(int(sizes.min()))
+        if self.callback is not None:
+            self.callback(algorithm)
+
+
+class _Progress:
+    """A tqdm bar over the runs and one line per finished run."""
+
+    def __init__(self, total, done, enabled, stream):
+        self.enabled = enabled
+        self.stream = sys.stderr if stream is None else stream
+        self.total = total
+        self.count = done
+        self.bar = None
+        if enabled:
+            from tqdm.auto import tqdm
+
+            self.bar = tqdm(total=total, initial=done, unit="run", file=self.stream,
+                            dynamic_ncols=True, desc="runs")
+            if done:
+                self.bar.write(f"{done} of {total} runs already in the store", file=self.stream)
+
+    def done(self, key, record, seconds):
+        self.count += 1
+        if self.bar is not None:
+            self.bar.write(
+                f"[{self.count}/{self.total}] {key}: {len(record['features'])} solution(s), "
+                f"{record['n_eval']} evaluations, {seconds:.1f} s", file=self.stream)
+            self.bar.update(1)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()

@@ -1,0 +1,623 @@
+"""Study specifications: algorithms x datasets x runs, a budget and an evaluation protocol.
+
+A study is written as a TOML file (read with the standard library's :mod:`tomllib`) or built in
+Python; both give a :class:`StudySpec`. Every check is made when the spec is read, before any
+run starts, and a bad spec is refused with the file's line and the key named.
+
+An example (the bundled datasets, the seed-003 protocol)::
+
+    name = "seed003-bundled"
+    seed = 0
+    runs = 5
+    datasets = ["sonar", "musk1"]
+    protocol = "S003"
+
+    [budget]
+    n_gen = 100
+
+    [[algorithms]]
+    name = "CMDPSOFS"
+    pop_size = 30
+
+    [[algorithms]]
+    name = "PAES"
+    budget = { n_eval = 3000 }
+"""
+
+import math
+import numbers
+import re
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from pymoo_fs._validation import check_seed
+from pymoo_fs.algorithms.registry import canonical_name, make_algorithm, n_objectives
+from pymoo_fs.studies.protocols import load_dataset_cached
+
+__all__ = ["AlgorithmSpec", "Budget", "PRESETS", "Protocol", "StudySpec", "StudySpecError",
+           "load_study"]
+
+_TOP_KEYS = ("name", "seed", "runs", "datasets", "data_dir", "protocol", "budget", "algorithms",
+             "reference")
+_BUDGET_KEYS = ("n_gen", "n_eval", "time")
+_DATASET_KEYS = ("name", "path", "target")
+_ALGORITHM_RESERVED = ("name", "label", "budget")
+
+
+def _seconds(value):
+    if _is_real(value) and not isinstance(value, bool):
+        return float(value) if 0 < value < math.inf else None
+    if isinstance(value, str):
+        m = re.fullmatch(r"(\d+):([0-5]\d):([0-5]\d)", value)
+        if m:
+            s = int(m.group(1)) * 3600 + int(m.group(2)) * 60 + int(m.group(3))
+            return float(s) if s > 0 else None
+    return None
+
+
+def _is_int(v):
+    return isinstance(v, numbers.Integral) and not isinstance(v, bool)
+
+
+def _is_real(v):
+    return isinstance(v, numbers.Real) and not isinstance(v, bool) and not math.isnan(v)
+
+
+def _choice(name, value, choices):
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {choices}, got {value!r}")
+
+
+class StudySpecError(ValueError):
+    """A study specification that cannot be run; the message names the line and the key."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long each run may search: exactly one of generations, evaluations or time.
+
+    Parameters
+    ----------
+    n_gen : int, optional
+        pymoo generations (``("n_gen", n_gen)``; generation 1 is the initial population).
+    n_eval : int, optional
+        Evaluations (``("n_eval", n_eval)``), neighbourhood evaluations included.
+    time : str or float, optional
+        Wall-clock limit per run, ``"HH:MM:SS"`` or seconds (``("time", time)``). Runs limited
+        by time are not reproducible.
+
+    Raises
+    ------
+    ValueError
+        If not exactly one limit is given, or it is not a positive number (a time string must
+        read ``HH:MM:SS``).
+    """
+
+    n_gen: int = None
+    n_eval: int = None
+    time: object = None
+
+    def __post_init__(self):
+        given = [k for k in _BUDGET_KEYS if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(f"budget must give exactly one of n_gen, n_eval, time; got "
+                             f"{given or 'none'}")
+        key = given[0]
+        value = getattr(self, key)
+        if key == "time":
+            seconds = _seconds(value)
+            if seconds is None:
+                raise ValueError(f"budget time must be 'HH:MM:SS' or a positive number of "
+                                 f"seconds, got {value!r}")
+        elif not _is_int(value) or value < (2 if key == "n_gen" else 1):
+            low = 2 if key == "n_gen" else 1
+            raise ValueError(f"budget {key} must be an int >= {low}, got {value!r}")
+
+    @property
+    def termination(self):
+        """tuple: the pymoo termination, e.g. ``("n_gen", 100)``."""
+        for key in _BUDGET_KEYS:
+            value = getattr(self, key)
+            if value is not None:
+                return (key, _seconds(value) if key == "time" else int(value))
+
+    def as_dict(self):
+        """dict: the one limit, e.g. ``{"n_gen": 100}``."""
+        key, value = self.termination
+        return {key: value}
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """How each dataset is split, scaled and scored.
+
+    Parameters
+    ----------
+    name : str
+        Preset name (``"S000"`` ... ``"S004"``) or ``"custom"``.
+    split : {"holdout", "outer_cv"}
+        One stratified hold-out split, or an outer stratified k-fold cross-validation whose
+        every fold is a training/test pair (each run is repeated on every fold).
+    test_size : float
+        Fraction held out (``split="holdout"``).
+    outer_folds : int
+        Folds of the outer cross-validation (``split="outer_cv"``).
+    scaling : {"minmax", "symmetric_whole", "none"}
+        Min-max to [0, 1] fitted on the training part; min-max to [-1, 1] of the whole dataset
+        before splitting (seed 000's Weka ``Normalize -S 2 -T -1``, §1.2); or none.
+    n_neighbors : int
+        k of the KNN wrapper.
+    inner_cv : int or "loo"
+        Inner cross-validation of the training part.
+    scoring : {"accuracy", "balanced_accuracy"}
+        Score of the inner estimate and of the test set.
+    objective : {"pareto", "weighted"}
+        Bi-objective (error, selection ratio) or the weighted single objective.
+    alpha : float
+        Weight of the error in the weighted objective.
+    statistic : {"ranksum", "signedrank"}
+        Test of the comparison against the reference algorithm: Wilcoxon rank-sum (seeds 000-002)
+        or signed-rank (seed 004, paired by fold).
+
+    Notes
+    -----
+    The presets (:data:`PRESETS`, spec §1.2 and §1.5):
+
+    ========  ==========================================  ======================  ==========
+    preset    split and scaling                           inner estimate          objective
+    ========  ==========================================  ======================  ==========
+    S000      hold-out 70/30, [-1, 1] on the whole data   KNN-5, 5-fold           weighted 0.9
+    S001      outer 10-fold CV, [0, 1] fitted per fold    1-NN, 10-fold, bal.acc  weighted 1.0
+    S002      hold-out 2/3 - 1/3, [0, 1] on training      1-NN, 10-fold           weighted 1.0
+    S003      hold-out 70/30, [0, 1] on training          KNN-5, 10-fold          pareto
+    S004      outer 10-fold CV, [0, 1] fitted per fold    KNN-5, leave-one-out    weighted 1.0
+    ========  ==========================================  ======================  ==========
+
+    [A] S001's FIT-B (balanced accuracy plus a distance term) and S004's FIT-E (accuracy, ties
+    to fewer features) are approximated by their accuracy terms until their problems exist;
+    any field can be overridden in the spec (``[protocol] preset = "S001"`` plus keys).
+    """
+
+    name: str = "custom"
+    split: str = "holdout"
+    test_size: float = 0.3
+    outer_folds: int = 10
+    scaling: str = "minmax"
+    n_neighbors: int = 5
+    inner_cv: object = 10
+    scoring: str = "accuracy"
+    objective: str = "pareto"
+    alpha: float = 0.9
+    statistic: str = "ranksum"
+
+    def __post_init__(self):
+        _choice("split", self.split, ("holdout", "outer_cv"))
+        _choice("scaling", self.scaling, ("minmax", "symmetric_whole", "none"))
+        _choice("scoring", self.scoring, ("accuracy", "balanced_accuracy"))
+        _choice("objective", self.objective, ("pareto", "weighted"))
+        _choice("statistic", self.statistic, ("ranksum", "signedrank"))
+        if not _is_real(self.test_size) or not 0 < self.test_size < 1:
+            raise ValueError(f"test_size must be a float strictly between 0 and 1, got "
+                             f"{self.test_size!r}")
+        if not _is_int(self.outer_folds) or self.outer_folds < 2:
+            raise ValueError(f"outer_folds must be an int >= 2, got {self.outer_folds!r}")
+        if not _is_int(self.n_neighbors) or self.n_neighbors < 1:
+            raise ValueError(f"n_neighbors must be a positive int, got {self.n_neighbors!r}")
+        if not (self.inner_cv == "loo" or (_is_int(self.inner_cv) and self.inner_cv >= 2)):
+            raise ValueError(f"inner_cv must be an int >= 2 or 'loo', got {self.inner_cv!r}")
+        if not _is_real(self.alpha) or not 0 <= self.alpha <= 1:
+            raise ValueError(f"alpha must be a number in [0, 1], got {self.alpha!r}")
+
+    @property
+    def n_objectives(self):
+        """int: 2 for the Pareto objective, else 1."""
+        return 2 if self.objective == "pareto" else 1
+
+    @property
+    def n_outer(self):
+        """int: training/test pairs per dataset (1 for a hold-out split)."""
+        return self.outer_folds if self.split == "outer_cv" else 1
+
+    def as_dict(self):
+        """dict: every field."""
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+#: the seeds' protocols (spec §1.2, §1.5); see :class:`Protocol`
+PRESETS = {
+    "S000": Protocol("S000", "holdout", 0.3, 10, "symmetric_whole", 5, 5, "accuracy",
+                     "weighted", 0.9, "ranksum"),
+    "S001": Protocol("S001", "outer_cv", 0.3, 10, "minmax", 1, 10, "balanced_accuracy",
+                     "weighted", 1.0, "ranksum"),
+    "S002": Protocol("S002", "holdout", 1 / 3, 10, "minmax", 1, 10, "accuracy", "weighted",
+                     1.0, "ranksum"),
+    "S003": Protocol("S003", "holdout", 0.3, 10, "minmax", 5, 10, "accuracy", "pareto", 0.9,
+                     "ranksum"),
+    "S004": Protocol("S004", "outer_cv", 0.3, 10, "minmax", 5, "loo", "accuracy", "weighted",
+                     1.0, "signedrank"),
+}
+
+
+@dataclass(frozen=True)
+class AlgorithmSpec:
+    """One algorithm of a study.
+
+    Parameters
+    ----------
+    name : str
+        A registry name (:func:`pymoo_fs.algorithms.algorithm_names`); stored canonical.
+    params : dict, optional
+        Constructor arguments, e.g. ``{"pop_size": 30}``.
+    label : str, optional
+        The name in results and tables (default: the canonical name); unique within a study,
+        so one algorithm can appear twice with different parameters.
+    budget : Budget, optional
+        Overrides the study's budget for this algorithm (e.g. PAES's 3,000 evaluations).
+
+    Raises
+    ------
+    ValueError
+        For an unknown algorithm name.
+    """
+
+    name: str
+    params: dict = field(default_factory=dict)
+    label: str = None
+    budget: Budget = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "name", canonical_name(self.name))
+        if self.label is None:
+            object.__setattr__(self, "label", self.name)
+        if not isinstance(self.label, str) or not re.fullmatch(r"[A-Za-z0-9_.()+-]+",
+                                                               self.label):
+            raise ValueError(f"label must be letters, digits and _.()+- only, got "
+                             f"{self.label!r}")
+        object.__setattr__(self, "params", dict(self.params))
+
+    def make(self):
+        """A fresh, configured algorithm (raises as the algorithm's constructor does)."""
+        return make_algorithm(self.name, **self.params)
+
+
+@dataclass(frozen=True)
+class StudySpec:
+    """A whole study: what to run, on what, how often, how long and how to score it.
+
+    Parameters
+    ----------
+    name : str
+        The study's name (letters, digits, ``_.-``).
+    algorithms : sequence of AlgorithmSpec
+        At least one; labels unique.
+    datasets : sequence of str
+        Dataset names or file paths, as :func:`pymoo_fs.datasets.load_dataset` takes them.
+    runs : int
+        Independent runs of each algorithm on each dataset (and each outer fold).
+    seed : int
+        The study seed; every run's seed is derived from it and the run's identity
+        (:func:`pymoo_fs.seeds.run_seed`).
+    budget : Budget
+        The default budget of every run.
+    protocol : Protocol or str
+        A :class:`Protocol` or a preset name (:data:`PRESETS`).
+    data_dir : str, optional
+        Directory searched for dataset names (default ``$PYMOO_FS_DATA``).
+    reference : str, optional
+        Label of the reference algorithm of the statistical comparison (default: the first).
+
+    Raises
+    ------
+    ValueError
+        For an invalid field, duplicate labels, an algorithm whose number of objectives does not
+        suit the protocol, or an unknown reference.
+    """
+
+    name: str
+    algorithms: tuple
+    datasets: tuple
+    runs: int = 1
+    seed: int = 0
+    budget: Budget = field(default_factory=lambda: Budget(n_gen=100))
+    protocol: object = "S003"
+    data_dir: str = None
+    reference: str = None
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", self.name):
+            raise ValueError(f"name must be letters, digits and _.- only, got {self.name!r}")
+        if isinstance(self.protocol, str):
+            if self.protocol not in PRESETS:
+                raise ValueError(f"protocol must be one of {tuple(PRESETS)} or a table, got "
+                                 f"{self.protocol!r}")
+            object.__setattr__(self, "protocol", PRESETS[self.protocol])
+        if not isinstance(self.protocol, Protocol):
+            raise ValueError(f"protocol must be a Protocol or a preset name, got "
+                             f"{self.protocol!r}")
+        algorithms = tuple(self.algorithms)
+        if not algorithms:
+            raise ValueError("algorithms must name at least one algorithm")
+        labels = [a.label for a in algorithms]
+        dup = sorted({x for x in labels if labels.count(x) > 1})
+        if dup:
+            raise ValueError(f"algorithm label {dup[0]!r} appears twice; give a label= to tell "
+                             f"them apart")
+        for a in algorithms:
+            if n_objectives(a.name) != self.protocol.n_objectives:
+                kind = "bi-objective" if self.protocol.n_objectives == 2 else "single-objective"
+                raise ValueError(f"algorithm {a.label!r} does not suit the protocol's {kind} "
+                                 f"objective ({self.protocol.objective!r})")
+        object.__setattr__(self, "algorithms", algorithms)
+        datasets = tuple(str(d) for d in self.datasets)
+        if not datasets:
+            raise ValueError("datasets must name at least one dataset")
+        if len(set(datasets)) != len(datasets):
+            raise ValueError("datasets must not repeat a dataset")
+        object.__setattr__(self, "datasets", datasets)
+        if not _is_int(self.runs) or self.runs < 1:
+            raise ValueError(f"runs must be a positive int, got {self.runs!r}")
+        check_seed("seed", self.seed)
+        if not isinstance(self.budget, Budget):
+            raise ValueError(f"budget must be a Budget, got {self.budget!r}")
+        if self.reference is not None and self.reference not in labels:
+            raise ValueError(f"reference {self.reference!r} is not an algorithm label of the "
+                             f"study ({', '.join(labels)})")
+
+    @property
+    def reference_label(self):
+        """str: the reference algorithm of the statistical comparison."""
+        return self.reference or self.algorithms[0].label
+
+    def budget_of(self, algorithm):
+        """Budget: ``algorithm``'s own, else the study's."""
+        return algorithm.budget or self.budget
+
+    def as_dict(self):
+        """dict: the spec in plain values (what ``study.json`` holds)."""
+        return {
+            "name": self.name, "seed": self.seed, "runs": self.runs,
+            "datasets": list(self.datasets), "data_dir": self.data_dir,
+            "reference": self.reference_label, "budget": self.budget.as_dict(),
+            "protocol": self.protocol.as_dict(),
+            "algorithms": [{"name": a.name, "label": a.label, "params": a.params,
+                            "budget": None if a.budget is None else a.budget.as_dict()}
+                           for a in self.algorithms],
+        }
+
+    def validate(self):
+        """Check what can only be checked by trying: every algorithm builds, every dataset loads.
+
+        Raises
+        ------
+        StudySpecError
+            Naming the algorithm or dataset.
+        """
+        for a in self.algorithms:
+            try:
+                a.make()
+            except (TypeError, ValueError) as exc:
+                raise StudySpecError(f"algorithm {a.label!r}: {exc}") from None
+        for d in self.datasets:
+            try:
+                load_dataset_cached(d, self.data_dir)
+            except ValueError as exc:
+                raise StudySpecError(f"dataset {d!r}: {exc}") from None
+
+
+def load_study(path_or_text, name=None, validate=True):
+    """Read a study specification from a TOML file (or TOML text).
+
+    Parameters
+    ----------
+    path_or_text : str or path-like
+        A path to a ``.toml`` file, or the TOML text itself (a str holding a newline).
+    name : str, optional
+        The study's name when the file gives none (default: the file's stem, or "study").
+    validate : bool, default=True
+        Also build every algorithm and load every dataset (:meth:`StudySpec.validate`).
+
+    Returns
+    -------
+    spec : StudySpec
+
+    Raises
+    ------
+    StudySpecError
+        For a TOML syntax error (with tomllib's line and column), an unknown key, a value of
+        the wrong type, an unknown algorithm, algorithm parameter or dataset: the message
+        names the file, the line and the key.
+
+    Examples
+    --------
+    >>> from pymoo_fs.studies import load_study
+    >>> spec = load_study('''
+    ... seed = 1
+    ... runs = 2
+    ... datasets = ["sonar"]
+    ... protocol = "S003"
+    ... [budget]
+    ... n_gen = 10
+    ... [[algorithms]]
+    ... name = "nsga2"
+    ... pop_size = 20
+    ... ''')
+    >>> spec.algorithms[0].label, spec.budget.termination, spec.protocol.inner_cv
+    ('NSGA-II', ('n_gen', 10), 10)
+    """
+    if isinstance(path_or_text, str) and "\n" in path_or_text:
+        text, source, stem = path_or_text, "<study>", "study"
+    else:
+        path = Path(path_or_text)
+        if not path.is_file():
+            raise StudySpecError(f"study file not found: {path}")
+        text, source, stem = path.read_text(encoding="utf-8"), str(path), path.stem
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise StudySpecError(f"{source}: {exc}") from None
+    where = _Locator(text, source)
+    spec = _build(raw, where, name or raw.get("name") or re.sub(r"[^A-Za-z0-9_.-]", "_", stem))
+    if validate:
+        try:
+            spec.validate()
+        except StudySpecError as exc:
+            raise StudySpecError(f"{source}: {exc}") from None
+    return spec
+
+
+# ---------------------------------------------------------------------------------- parsing
+def _build(raw, where, name):
+    where.keys(raw, (), _TOP_KEYS, "the study")
+    for key in ("seed", "runs"):
+        if key in raw and not _is_int(raw[key]):
+            where.fail((), key, f"{key} must be an int, got {raw[key]!r}")
+    datasets = raw.get("datasets")
+    if datasets is None:
+        where.fail((), "datasets", "datasets is missing (a list of names or paths)")
+    if not isinstance(datasets, list) or not all(isinstance(d, (str, dict)) for d in datasets):
+        where.fail((), "datasets", f"datasets must be a list of names or paths, got "
+                                   f"{datasets!r}")
+    names = []
+    for i, d in enumerate(datasets):
+        if isinstance(d, dict):
+            where.keys(d, ("datasets", i), _DATASET_KEYS, "a dataset")
+            d = d.get("path") or d.get("name")
+            if not isinstance(d, str):
+                where.fail((), "datasets", "a dataset table needs a name or path string")
+        names.append(d)
+    budget = _budget(raw.get("budget", {"n_gen": 100}), where, ("budget",))
+    protocol = _protocol(raw.get("protocol", "S003"), where)
+    algorithms = raw.get("algorithms")
+    if not isinstance(algorithms, list) or not algorithms:
+        where.fail((), "algorithms", "algorithms is missing: give one [[algorithms]] table "
+                                     "per algorithm")
+    specs = []
+    for i, table in enumerate(algorithms):
+        if not isinstance(table, dict):
+            where.fail((), "algorithms", "algorithms must be [[algorithms]] tables")
+        if "name" not in table:
+            where.fail(("algorithms", i), None, f"[[algorithms]] #{i + 1} has no name")
+        params = {k: v for k, v in table.items() if k not in _ALGORITHM_RESERVED}
+        own = table.get("budget")
+        own = None if own is None else _budget(own, where, ("algorithms", i, "budget"))
+        try:
+            spec = AlgorithmSpec(table["name"], params, table.get("label"), own)
+            spec.make()
+        except TypeError as exc:
+            bad = re.search(r"keyword argument '([^']+)'", str(exc))
+            where.fail(("algorithms", i), bad.group(1) if bad else "name", str(exc))
+        except ValueError as exc:
+            bad = re.match(r"(\w+) ", str(exc))
+            key = bad.group(1) if bad and bad.group(1) in table else "name"
+            where.fail(("algorithms", i), key, str(exc))
+        specs.append(spec)
+    try:
+        return StudySpec(name=name, algorithms=specs, datasets=names,
+                         runs=raw.get("runs", 1), seed=raw.get("seed", 0), budget=budget,
+                         protocol=protocol, data_dir=raw.get("data_dir"),
+                         reference=raw.get("reference"))
+    except ValueError as exc:
+        key = next((k for k in _TOP_KEYS if str(exc).startswith(k)), None)
+        if "does not suit the protocol" in str(exc):
+            key = "protocol"
+        where.fail((), key, str(exc))
+
+
+def _budget(table, where, path):
+    if not isinstance(table, dict):
+        where.fail(path[:-1], path[-1], f"budget must be a table such as {{ n_gen = 100 }}, "
+                                        f"got {table!r}")
+    where.keys(table, path, _BUDGET_KEYS, "a budget")
+    try:
+        return Budget(**table)
+    except ValueError as exc:
+        where.fail(path, next(iter(table), None), str(exc))
+
+
+def _protocol(value, where):
+    if isinstance(value, str):
+        if value not in PRESETS:
+            where.fail((), "protocol", f"protocol must be one of {', '.join(PRESETS)} or a "
+                                       f"[protocol] table, got {value!r}")
+        return PRESETS[value]
+    if not isinstance(value, dict):
+        where.fail((), "protocol", f"protocol must be a preset name or a table, got {value!r}")
+    fields = tuple(Protocol.__dataclass_fields__)
+    where.keys(value, ("protocol",), ("preset",) + fields[1:], "the protocol")
+    preset = value.get("preset")
+    if preset is not None and preset not in PRESETS:
+        where.fail(("protocol",), "preset", f"preset must be one of {', '.join(PRESETS)}, got "
+                                            f"{preset!r}")
+    base = PRESETS[preset] if preset else Protocol()
+    overrides = {k: v for k, v in value.items() if k != "preset"}
+    try:
+        return replace(base, name=f"{preset}+custom" if preset and overrides else
+                       (preset or "custom"), **overrides)
+    except ValueError as exc:
+        where.fail(("protocol",), str(exc).split(" ")[0], str(exc))
+
+
+class _Locator:
+    """Line numbers of the keys of a TOML text, by table path (a light scan after tomllib)."""
+
+    def __init__(self, text, source):
+        self.source = source
+        self.lines = {}
+        counts = {}
+        table = ()
+        for number, line in enumerate(text.splitlines(), start=1):
+            s = _strip_comment(line).strip()
+            if not s:
+                continue
+            header = re.fullmatch(r"\[\[\s*([^\]]+?)\s*\]\]", s)
+            if header:
+                key = header.group(1)
+                counts[key] = counts.get(key, -1) + 1
+                table = (key, counts[key])
+                self.lines.setdefault(table, number)
+                continue
+            header = re.fullmatch(r"\[\s*([^\]]+?)\s*\]", s)
+            if header:
+                table = tuple(header.group(1).split("."))
+                if table[0] == "algorithms" and "algorithms" in counts:
+                    table = ("algorithms", counts["algorithms"]) + table[1:]
+                self.lines.setdefault(table, number)
+                continue
+            key = re.match(r"""\s*("[^"]+"|'[^']+'|[A-Za-z0-9_-]+)\s*=""", s)
+            if key:
+                name = key.group(1).strip("\"'")
+                self.lines.setdefault(table + (name,), number)
+                inline = re.search(r"=\s*\{(.*)\}", s)
+                for inner in re.findall(r"([A-Za-z0-9_-]+)\s*=", inline.group(1)) if inline else ():
+                    self.lines.setdefault(table + (name, inner), number)
+
+    def line(self, path, key):
+        for p in ([*path, key], list(path)) if key else (list(path),):
+            found = self.lines.get(tuple(p))
+            if found:
+                return found
+        return None
+
+    def fail(self, path, key, message):
+        line = self.line(path, key)
+        where = f"{self.source}, line {line}" if line else self.source
+        label = ".".join(str(p + 1) if isinstance(p, int) else p for p in path)
+        target = f"{label}.{key}" if label and key else (key or label or "spec")
+        raise StudySpecError(f"{where}: key {target!r}: {message}")
+
+    def keys(self, table, path, allowed, what):
+        for key in table:
+            if key not in allowed:
+                self.fail(path, key, f"unknown key {key!r} in {what} (known: "
+                                     f"{', '.join(allowed)})")
+
+
+def _strip_comment(line):
+    quote = None
+    for i, ch in enumerate(line):
+        if ch in "\"'" and quote in (None, ch):
+            quote = None if quote == ch else ch
+        elif ch == "#" and quote is None:
+            return line[:i]
+    return line

@@ -1,0 +1,136 @@
+"""Study specs: TOML and Python agree; every bad spec fails before a run, naming line and key."""
+
+import pytest
+
+from pymoo_fs.studies import (PRESETS, AlgorithmSpec, Budget, Protocol, StudySpec,
+                              StudySpecError, load_study)
+
+GOOD = """\
+name = "demo"
+seed = 3
+runs = 2
+datasets = ["sonar"]
+protocol = "S003"
+
+[budget]
+n_gen = 10
+
+[[algorithms]]
+name = "CMDPSOFS"
+pop_size = 12
+
+[[algorithms]]
+name = "nsga2"
+label = "NSGA-II-big"
+pop_size = 40
+budget = { n_eval = 500 }
+"""
+
+
+def test_toml_and_python_give_the_same_spec(tmp_path):
+    path = tmp_path / "demo.toml"
+    path.write_text(GOOD)
+    spec = load_study(path)
+    same = StudySpec(name="demo", seed=3, runs=2, datasets=["sonar"], protocol="S003",
+                     budget=Budget(n_gen=10),
+                     algorithms=[AlgorithmSpec("CMDPSOFS", {"pop_size": 12}),
+                                 AlgorithmSpec("NSGA-II", {"pop_size": 40}, label="NSGA-II-big",
+                                               budget=Budget(n_eval=500))])
+    assert spec == same
+    assert spec.as_dict() == same.as_dict()
+    assert spec.budget_of(spec.algorithms[1]).termination == ("n_eval", 500)
+    assert spec.reference_label == "CMDPSOFS"
+    assert spec.protocol is PRESETS["S003"]
+
+
+def test_presets_follow_the_seeds():
+    s000, s001, s002, s003, s004 = (PRESETS[f"S00{i}"] for i in range(5))
+    assert (s000.split, s000.test_size, s000.scaling, s000.n_neighbors, s000.inner_cv) == (
+        "holdout", 0.3, "symmetric_whole", 5, 5)
+    assert (s001.split, s001.outer_folds, s001.n_neighbors, s001.inner_cv) == (
+        "outer_cv", 10, 1, 10)
+    assert (s002.split, s002.n_neighbors, s002.inner_cv) == ("holdout", 1, 10)
+    assert s002.test_size == pytest.approx(1 / 3)
+    assert (s003.test_size, s003.n_neighbors, s003.inner_cv, s003.objective) == (
+        0.3, 5, 10, "pareto")
+    assert (s004.split, s004.n_neighbors, s004.inner_cv, s004.statistic) == (
+        "outer_cv", 5, "loo", "signedrank")
+
+
+def test_a_protocol_table_overrides_a_preset():
+    spec = load_study(GOOD.replace('protocol = "S003"\n', "") + '\n[protocol]\npreset = "S003"\n'
+                      'inner_cv = 5\n', validate=False)
+    assert spec.protocol.inner_cv == 5 and spec.protocol.n_neighbors == 5
+    assert spec.protocol.name == "S003+custom"
+
+
+def _fails(text, line, key, message):
+    with pytest.raises(StudySpecError) as info:
+        load_study(text)
+    text = str(info.value)
+    assert f"line {line}:" in text, text
+    assert f"key {key!r}" in text, text
+    assert message in text, text
+
+
+@pytest.mark.parametrize("old, new, line, key, message", [
+    ("runs = 2", "runs = 2\nrunz = 3", 4, "runz", "unknown key 'runz'"),
+    ("runs = 2", 'runs = "2"', 3, "runs", "runs must be an int"),
+    ("n_gen = 10", "n_gen = 10\nn_gens = 5", 9, "budget.n_gens", "unknown key 'n_gens'"),
+    ("n_gen = 10", "n_gen = 1", 8, "budget.n_gen", "n_gen must be an int >= 2"),
+    ('name = "CMDPSOFS"', 'name = "CMDPSO"', 11, "algorithms.1.name", "unknown algorithm"),
+    ("pop_size = 12", "pop_sise = 12", 12, "algorithms.1.pop_sise",
+     "unexpected keyword argument 'pop_sise'"),
+    ("pop_size = 40", "pop_size = -40", 17, "algorithms.2.pop_size", "pop_size must be"),
+    ("budget = { n_eval = 500 }", "budget = { n_evals = 500 }", 18,
+     "algorithms.2.budget.n_evals", "unknown key 'n_evals'"),
+    ('protocol = "S003"', 'protocol = "S009"', 5, "protocol", "protocol must be one of"),
+    ('name = "CMDPSOFS"', 'name = "PSO"', 5, "protocol", "does not suit the protocol"),
+    ('label = "NSGA-II-big"', 'label = "CMDPSOFS"', 1, "algorithms",
+     "label 'CMDPSOFS' appears twice"),
+])
+def test_bad_specs_name_the_line_and_key(old, new, line, key, message):
+    assert old in GOOD
+    if key == "algorithms":
+        with pytest.raises(StudySpecError, match=message):
+            load_study(GOOD.replace(old, new))
+        return
+    _fails(GOOD.replace(old, new), line, key, message)
+
+
+def test_unknown_dataset_fails_before_any_run():
+    with pytest.raises(StudySpecError, match="dataset 'no_such_data'"):
+        load_study(GOOD.replace('"sonar"', '"no_such_data"'))
+
+
+def test_toml_syntax_errors_keep_tomllib_positions():
+    with pytest.raises(StudySpecError, match=r"at line 2, column"):
+        load_study("seed = 1\nruns = = 2\ndatasets = []\n")
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(), "exactly one"),
+    (dict(n_gen=10, n_eval=100), "exactly one"),
+    (dict(time="1:00"), "HH:MM:SS"),
+    (dict(time=0), "HH:MM:SS"),
+    (dict(n_eval=0), "n_eval must be an int >= 1"),
+])
+def test_budget_checks(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        Budget(**kwargs)
+
+
+def test_time_budgets():
+    assert Budget(time="00:01:30").termination == ("time", 90.0)
+    assert Budget(time=2.5).termination == ("time", 2.5)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(split="kfold"), "split must be"),
+    (dict(inner_cv=1), "inner_cv"),
+    (dict(alpha=1.5), "alpha"),
+    (dict(scoring="f1"), "scoring"),
+])
+def test_protocol_checks(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        Protocol(**kwargs)
