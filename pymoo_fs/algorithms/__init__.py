@@ -14,14 +14,24 @@ it to boolean masks, never an empty one, before evaluation, so every result is a
 from pymoo_fs.algorithms.base import FeatureSelectionAlgorithm, ParticleSwarm, SwarmAlgorithm
 from pymoo_fs.algorithms.moo import CMDPSOFS, configure_nsga2, configure_spea2
 from pymoo_fs.algorithms.registry import algorithm_names, make_algorithm
-from pymoo_fs.algorithms.soo import PSO
+from pymoo_fs.algorithms.soo import (BPSO, CSO, FSIPSO, PSO, PSO42, SBPSO, SBS, SFS, UBPSO,
+                                     SequentialSelection)
 
 __all__ = [
+    "BPSO",
     "CMDPSOFS",
+    "CSO",
+    "FSIPSO",
     "FeatureSelectionAlgorithm",
     "PSO",
+    "PSO42",
     "ParticleSwarm",
+    "SBPSO",
+    "SBS",
+    "SFS",
+    "SequentialSelection",
     "SwarmAlgorithm",
+    "UBPSO",
     "algorithm_names",
     "configure_nsga2",
     "configure_spea2",

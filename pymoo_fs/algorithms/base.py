@@ -27,9 +27,9 @@ from pymoo.util.display.single import SingleObjectiveOutput
 from pymoo_fs._validation import (check_choice, check_coefficient, check_keywords,
                                   check_positive_int, check_unit_interval)
 from pymoo_fs.algorithms import swarm
-from pymoo_fs.problems import flip_masks
+from pymoo_fs.problems import FeatureSelectionProblem, flip_masks
 
-__all__ = ["FeatureSelectionAlgorithm", "ParticleSwarm", "SwarmAlgorithm"]
+__all__ = ["FITNESS", "FeatureSelectionAlgorithm", "ParticleSwarm", "SwarmAlgorithm"]
 
 #: the keyword arguments of pymoo.core.algorithm.Algorithm that pymoo-fs algorithms pass on
 PYMOO_KEYWORDS = ("termination", "output", "display", "callback", "archive",
@@ -37,6 +37,8 @@ PYMOO_KEYWORDS = ("termination", "output", "display", "callback", "archive",
 
 _SINGLE_RULES = ("better", "better_or_fewer")
 _MULTI_RULES = ("not_dominated", "dominates", "random_if_nd")
+#: what a single-objective algorithm minimises: the problem's objective, or 1 - inner-CV score
+FITNESS = ("objective", "accuracy")
 
 
 class FeatureSelectionAlgorithm(Algorithm):
@@ -55,13 +57,17 @@ class FeatureSelectionAlgorithm(Algorithm):
     n_objectives : {1, 2, None}
         Class attribute: the number of objectives the algorithm handles (2 means "two or
         more"); None accepts any.
+    fitness : {"objective", "accuracy"}
+        What the algorithm's comparisons minimise (see :meth:`_fitness`); ``"objective"``
+        unless a single-objective subclass offers the switch.
 
     Raises
     ------
     TypeError
         For any other keyword (pymoo's ``Algorithm`` would silently ignore it).
     ValueError
-        At setup, when the problem's number of objectives does not suit the algorithm.
+        At setup, when the problem's number of objectives does not suit the algorithm, or
+        ``fitness="accuracy"`` is asked of a problem that reports no score.
 
     Notes
     -----
@@ -75,9 +81,16 @@ class FeatureSelectionAlgorithm(Algorithm):
     **Neighbourhoods.** :meth:`evaluate_flips` scores one-feature moves through pymoo's
     evaluator with the problem's incremental path; each flip is one evaluation in ``n_eval``.
     Algorithms never reach into ``problem.evaluator``.
+
+    **Fitness.** Single-objective algorithms compare solutions by :meth:`_fitness`: the
+    problem's objective ``F`` (``fitness="objective"``), or ``1 - score``, the inner-CV score
+    that a :class:`~pymoo_fs.problems.FeatureSelectionProblem` reports beside ``F``
+    (``fitness="accuracy"``: seed 000's FIT-A', the accuracy-only fitness of PSO(4-2), CSO(A)
+    and Weka's SFS/SBS). The result's ``F`` is always the problem's objective.
     """
 
     n_objectives = None
+    fitness = "objective"
 
     def __init__(self, **kwargs):
         check_keywords(f"{type(self).__name__}()", kwargs, PYMOO_KEYWORDS)
@@ -94,12 +107,25 @@ class FeatureSelectionAlgorithm(Algorithm):
                              f"objectives")
         if self.n_objectives == 2 and problem.n_obj < 2:
             raise ValueError(f"{name} is multi-objective; the problem has 1 objective")
+        if self.fitness == "accuracy" and not isinstance(problem, FeatureSelectionProblem):
+            raise ValueError(f"{name}: fitness='accuracy' needs a FeatureSelectionProblem, "
+                             f"which reports each mask's score; got {type(problem).__name__}")
         self._progress_origin = None
 
     def _post_advance(self):
         super()._post_advance()
         if self._progress_origin is None:
             self._progress_origin = self.termination.perc
+
+    def _fitness(self, pop):
+        """Values the algorithm minimises, shape (n, 1) (the problem's ``F`` for two or more).
+
+        ``fitness="objective"``: ``pop.get("F")``. ``fitness="accuracy"``: ``1 - score``, the
+        classification error of the inner-CV score stored on each individual by the problem.
+        """
+        if self.fitness == "objective":
+            return pop.get("F")
+        return 1.0 - np.asarray(pop.get("score"), dtype=float).reshape(-1, 1)
 
     # ------------------------------------------------------------------ budget
     def progress(self):
@@ -183,6 +209,9 @@ class SwarmAlgorithm(FeatureSelectionAlgorithm):
         ``"dominates"`` (only when it dominates the personal best) or ``"random_if_nd"``
         (when it dominates, and with probability 1/2 when neither dominates the other). See
         :func:`pymoo_fs.algorithms.swarm.replace_personal_bests`.
+    fitness : {"objective", "accuracy"}, default="objective"
+        One objective only: compare by the problem's objective or by the inner-CV score alone
+        (see :class:`FeatureSelectionAlgorithm`).
     **kwargs
         pymoo's ``Algorithm`` keywords (see :class:`FeatureSelectionAlgorithm`).
 
@@ -217,11 +246,13 @@ class SwarmAlgorithm(FeatureSelectionAlgorithm):
     :meth:`_move`; only those are evaluated and committed.
     """
 
-    def __init__(self, pop_size, pbest_rule, **kwargs):
+    def __init__(self, pop_size, pbest_rule, fitness="objective", **kwargs):
         super().__init__(**kwargs)
         self.pop_size = check_positive_int("pop_size", pop_size)
         rules = _SINGLE_RULES if self.n_objectives == 1 else _MULTI_RULES
         self.pbest_rule = check_choice("pbest_rule", pbest_rule, rules)
+        self.fitness = check_choice("fitness", fitness,
+                                    FITNESS if self.n_objectives == 1 else FITNESS[:1])
         self._pending = None
 
     # ------------------------------------------------------------------ to write per swarm
@@ -325,7 +356,7 @@ class SwarmAlgorithm(FeatureSelectionAlgorithm):
         idx = np.arange(self.pop_size) if idx is None else np.asarray(idx)
         old = self.pbest_pop_[idx]
         replace = swarm.replace_personal_bests(
-            infills.get("F"), old.get("F"), infills.get("X").sum(axis=1),
+            self._fitness(infills), self._fitness(old), infills.get("X").sum(axis=1),
             old.get("X").sum(axis=1), self.pbest_rule, self.random_state)
         replaced = idx[replace]
         if replaced.size:
@@ -337,8 +368,8 @@ class SwarmAlgorithm(FeatureSelectionAlgorithm):
         return replaced
 
     def _best_personal_best(self):
-        """Index of the best personal best: lowest objective, then (better_or_fewer) fewest."""
-        F = self.pbest_F_[:, 0]
+        """Index of the best personal best: lowest fitness, then (better_or_fewer) fewest."""
+        F = self._fitness(self.pbest_pop_)[:, 0]
         if self.pbest_rule == "better_or_fewer":
             return int(np.lexsort((self.pbest_pop_.get("X").sum(axis=1), F))[0])
         return int(np.argmin(F))
@@ -348,7 +379,7 @@ class SwarmAlgorithm(FeatureSelectionAlgorithm):
         best = self._best_personal_best()
         if best == self.gbest_:
             return
-        F = self.pbest_F_
+        F = self._fitness(self.pbest_pop_)
         n = self.pbest_pop_.get("X").sum(axis=1)
         if swarm.replace_personal_bests(F[[best]], F[[self.gbest_]], n[[best]], n[[self.gbest_]],
                                         self.pbest_rule, self.random_state)[0]:
@@ -426,26 +457,31 @@ class ParticleSwarm(SwarmAlgorithm):
     def _decode(self, X):
         return swarm.decode(X, self.threshold, self.inclusive_threshold)
 
-    def _pso_move(self, leaders):
+    def _pso_move(self, leaders, X=None, V=None):
         """Positions and velocities after one canonical PSO move towards ``leaders``.
 
         Parameters
         ----------
         leaders : ndarray of float64, shape (pop_size, D) or (D,)
             Each particle's leader (gbest) position.
+        X, V : ndarray of float64, shape (pop_size, D), optional
+            Positions and velocities to move from; default the committed ``X_`` and ``V_``
+            (FSIPSO moves from positions it has just re-initialised).
 
         Returns
         -------
         X, V : ndarray of float64, shape (pop_size, D)
             New positions in [0, 1] and clamped velocities (not committed).
         """
+        X = self.X_ if X is None else X
+        V = self.V_ if V is None else V
         n, rs = self.pop_size, self.random_state
         w = swarm.draw_coefficient(self.w, n, rs)
         c1 = swarm.draw_coefficient(self.c1, n, rs)
         c2 = swarm.draw_coefficient(self.c2, n, rs)
-        V = swarm.velocity_update(self.V_, self.X_, self.pbest_X_, leaders, w, c1, c2, rs,
+        V = swarm.velocity_update(V, X, self.pbest_X_, leaders, w, c1, c2, rs,
                                   per_dimension=self.random_coefficients == "dimension")
-        return swarm.move(self.X_, V, self.vmax, self.reverse_velocity)
+        return swarm.move(X, V, self.vmax, self.reverse_velocity)
 
 
 def _criteria(termination):

@@ -1,7 +1,20 @@
 """Algorithms by name, for the command line and studies."""
 
+from functools import partial
+
 from pymoo_fs.algorithms.moo import CMDPSOFS, configure_nsga2, configure_spea2
-from pymoo_fs.algorithms.soo import PSO
+from pymoo_fs.algorithms.soo import BPSO, CSO, FSIPSO, PSO, PSO42, SBPSO, SBS, SFS, UBPSO
+
+
+def _without_population(cls, pop_size=None, **kwargs):
+    """A sequential search has no population: the registry's ``pop_size`` is ignored."""
+    return cls(**kwargs)
+
+
+def _cso(fitness, **kwargs):
+    """CSO(C) (the problem's objective) or CSO(A) (accuracy alone), seed 000 §IV-B."""
+    return CSO(fitness=fitness, **kwargs)
+
 
 #: name -> (factory taking pop_size and keyword arguments, number of objectives it handles)
 _REGISTRY = {
@@ -9,8 +22,19 @@ _REGISTRY = {
     "NSGA-II": (configure_nsga2, 2),
     "SPEA2": (configure_spea2, 2),
     "PSO": (PSO, 1),
+    # seed 000: FSIPSO, its swarm baselines, and Weka's greedy searches
+    "FSIPSO": (FSIPSO, 1),
+    "PSO(4-2)": (PSO42, 1),
+    "CSO(C)": (partial(_cso, "objective"), 1),
+    "CSO(A)": (partial(_cso, "accuracy"), 1),
+    "BPSO": (BPSO, 1),
+    "UBPSO": (UBPSO, 1),
+    "SBPSO": (SBPSO, 1),
+    "SFS": (partial(_without_population, SFS), 1),
+    "SBS": (partial(_without_population, SBS), 1),
 }
-_ALIASES = {"NSGA2": "NSGA-II", "NSGAII": "NSGA-II", "PSO(C)": "PSO"}
+_ALIASES = {"NSGA2": "NSGA-II", "NSGAII": "NSGA-II", "PSO(C)": "PSO", "PSO42": "PSO(4-2)",
+            "PSO4-2": "PSO(4-2)", "CSO": "CSO(C)"}
 
 
 def algorithm_names(n_obj=None):
@@ -49,9 +73,10 @@ def make_algorithm(name, pop_size=30, **kwargs):
     Parameters
     ----------
     name : str
-        One of :func:`algorithm_names` (case-insensitive; ``NSGA2`` is accepted for NSGA-II).
+        One of :func:`algorithm_names` (case-insensitive; ``NSGA2`` is accepted for NSGA-II,
+        ``PSO(C)`` for PSO, ``PSO42`` for PSO(4-2), ``CSO`` for CSO(C)).
     pop_size : int, default=30
-        Population or swarm size.
+        Population or swarm size (ignored by SFS and SBS, which have none).
     **kwargs
         Further constructor arguments.
 

@@ -152,3 +152,66 @@ def replace_personal_bests(F_new, F_old, n_new, n_old, rule, random_state):
         return new_dominates | (~old_dominates & coin)
     raise ValueError(f"unknown pbest rule {rule!r}")
 
+
+
+def sigmoid_bits(V, random_state, p_min=0.0, p_max=1.0):
+    """Binary PSO's position rule: each bit is 1 with probability ``sigmoid(v)``.
+
+    ``x_d = 1 if r_d < 1 / (1 + exp(-v_d)) else 0`` with ``r_d ~ U(0, 1)`` drawn per bit
+    (Kennedy & Eberhart 1997; seed 002 Eq. 3, seed 004 Eq. 2). Used by BPSO and UBPSO.
+
+    Parameters
+    ----------
+    V : ndarray of float64, shape (n, D)
+        Velocities (already clamped to the velocity limit).
+    random_state : numpy.random.Generator
+        Draws ``r`` of shape ``V.shape``.
+    p_min, p_max : float, default=(0.0, 1.0)
+        Bounds the selection probability is clipped to (UBPSO's ``rho_mode="clip"``).
+
+    Returns
+    -------
+    X : ndarray of float64, shape (n, D)
+        Bits as 0.0 / 1.0.
+    """
+    p = np.clip(1.0 / (1.0 + np.exp(-V)), p_min, p_max)
+    return (random_state.random(V.shape) < p).astype(float)
+
+
+def pair_competitions(fitness, sizes, random_state, prefer_fewer=True):
+    """CSO's pairwise competitions: random pairs, each with a winner and a loser.
+
+    The swarm is shuffled and split into ``n // 2`` consecutive pairs (an odd particle out
+    takes no part). In each pair the lower fitness wins; on equal fitness the smaller subset
+    wins (``prefer_fewer``), and then a fair coin decides (Cheng & Jin 2015; the tie rules are
+    pymoo-fs's [A], spec §2.3).
+
+    Parameters
+    ----------
+    fitness : ndarray of float64, shape (n,)
+        Values to minimise.
+    sizes : ndarray of int, shape (n,)
+        Numbers of selected features.
+    random_state : numpy.random.Generator
+        Draws the permutation (``permutation(n)``), then one coin per pair, always, so the
+        stream does not depend on how many ties there are.
+    prefer_fewer : bool, default=True
+        Break fitness ties by subset size before the coin.
+
+    Returns
+    -------
+    winners, losers : ndarray of int64, shape (n // 2,)
+        Particle indices; ``winners[k]`` beat ``losers[k]``.
+    """
+    n = fitness.shape[0]
+    order = random_state.permutation(n)
+    a, b = order[0:2 * (n // 2):2], order[1:2 * (n // 2):2]
+    coin = random_state.random(n // 2) < 0.5
+    fa, fb = fitness[a], fitness[b]
+    tie = fa == fb
+    if prefer_fewer:
+        sa, sb = sizes[a], sizes[b]
+        a_wins = (fa < fb) | (tie & (sa < sb)) | (tie & (sa == sb) & coin)
+    else:
+        a_wins = (fa < fb) | (tie & coin)
+    return np.where(a_wins, a, b), np.where(a_wins, b, a)

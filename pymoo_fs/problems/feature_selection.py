@@ -68,6 +68,12 @@ class FeatureSelectionProblem(Problem):
     (``algorithm.evaluator.eval(problem, pop, flips_of=mask)``, see
     :meth:`pymoo_fs.algorithms.FeatureSelectionAlgorithm.evaluate_flips`), so every flip is
     counted in ``n_eval`` and an ``("n_eval", N)`` budget is honest.
+
+    **Scores beside objectives.** Every evaluation also returns the evaluator's inner-CV score
+    of each mask as ``out["score"]`` (shape ``(n,)``), which pymoo's evaluator stores on the
+    individuals (``pop.get("score")``). Algorithms whose fitness is the classification score
+    alone (seed 000's FIT-A', ``fitness="accuracy"``) read it there, without reaching into the
+    evaluator.
     """
 
     def __init__(self, evaluator, n_obj, X_test=None, y_test=None):
@@ -158,6 +164,7 @@ class FeatureSelectionProblem(Problem):
             base, features = _single_flips(masks, as_masks(flips_of, self.n_var)[0])
             scores = self._score_flips(base, features)
         out["F"] = self.objectives(scores, masks)
+        out["score"] = scores
 
     def evaluate_flips(self, mask, features):
         """Objectives of the masks obtained by flipping single features of ``mask``.

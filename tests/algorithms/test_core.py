@@ -124,7 +124,10 @@ def test_pop_and_history_move(name, factory, n_obj, weighted, biobjective):
     problem = _problem(n_obj, weighted, biobjective)
     res = minimize(problem, factory(), ("n_gen", 6), seed=4, save_history=True)
     history = res.history
-    assert len(history) == 6
+    if getattr(res.algorithm, "exhausted_", False):  # a greedy search that stopped by itself
+        assert 4 <= len(history) <= 6
+    else:
+        assert len(history) == 6
     first, last = history[0].pop.get("X"), res.pop.get("X")
     assert not np.array_equal(first, last), "res.pop is still the initial population"
     moved = [not np.array_equal(a.pop.get("X"), b.pop.get("X"))

@@ -1,5 +1,13 @@
 """Single-objective feature-selection algorithms (one module each)."""
 
+from pymoo_fs.algorithms.soo.bpso import BPSO
+from pymoo_fs.algorithms.soo.cso import CSO
+from pymoo_fs.algorithms.soo.fsipso import FSIPSO
 from pymoo_fs.algorithms.soo.pso import PSO
+from pymoo_fs.algorithms.soo.pso42 import PSO42
+from pymoo_fs.algorithms.soo.sbpso import SBPSO
+from pymoo_fs.algorithms.soo.sequential import SBS, SFS, SequentialSelection
+from pymoo_fs.algorithms.soo.ubpso import UBPSO
 
-__all__ = ["PSO"]
+__all__ = ["BPSO", "CSO", "FSIPSO", "PSO", "PSO42", "SBPSO", "SBS", "SFS", "SequentialSelection",
+           "UBPSO"]
