@@ -12,11 +12,14 @@ from pymoo_fs.problems.feature_selection import (
     flip_masks,
 )
 from pymoo_fs.problems.repair import NonEmptyRepair, repair_empty
+from pymoo_fs.problems.repeated_cv import RepeatedCrossValidation, RepeatedCVFeatureSelection
 
 __all__ = [
     "BiObjectiveFeatureSelection",
     "FeatureSelectionProblem",
     "NonEmptyRepair",
+    "RepeatedCVFeatureSelection",
+    "RepeatedCrossValidation",
     "WeightedFeatureSelection",
     "as_masks",
     "flip_masks",

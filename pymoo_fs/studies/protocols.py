@@ -7,7 +7,9 @@ from sklearn.preprocessing import MinMaxScaler
 from pymoo_fs.datasets import holdout_indices, load_dataset
 
 from pymoo_fs.evaluation import KNNEvaluator
-from pymoo_fs.problems import BiObjectiveFeatureSelection, WeightedFeatureSelection
+from pymoo_fs.problems import (BiObjectiveFeatureSelection, RepeatedCVFeatureSelection,
+                               WeightedFeatureSelection)
+from pymoo_fs.problems.repeated_cv import repetition_seeds
 from pymoo_fs.seeds import run_seed
 
 __all__ = ["load_dataset_cached", "outer_splits", "prepare_split", "make_problem"]
@@ -103,12 +105,21 @@ def make_problem(protocol, X_train, y_train, X_test, y_test, seed, dataset, fold
         :class:`~pymoo_fs.problems.BiObjectiveFeatureSelection` or
         :class:`~pymoo_fs.problems.WeightedFeatureSelection` (``alpha``) on a
         :class:`~pymoo_fs.evaluation.KNNEvaluator` with the protocol's k, inner CV and
-        scoring, with the test part attached.
+        scoring, with the test part attached; with ``inner_repetitions > 1``, a
+        :class:`~pymoo_fs.problems.RepeatedCVFeatureSelection` on that many evaluators, the
+        first with the same folds.
     """
+    folds_seed = run_seed(seed, "inner folds", dataset, fold)
+    if protocol.inner_repetitions > 1:
+        evaluators = [KNNEvaluator(X_train, y_train, n_neighbors=protocol.n_neighbors,
+                                   cv=protocol.inner_cv, scoring=protocol.scoring,
+                                   random_state=s, n_threads=n_threads)
+                      for s in repetition_seeds(folds_seed, protocol.inner_repetitions)]
+        return RepeatedCVFeatureSelection(evaluators, alpha=protocol.alpha, X_test=X_test,
+                                          y_test=y_test)
     evaluator = KNNEvaluator(X_train, y_train, n_neighbors=protocol.n_neighbors,
                              cv=protocol.inner_cv, scoring=protocol.scoring,
-                             random_state=run_seed(seed, "inner folds", dataset, fold),
-                             n_threads=n_threads)
+                             random_state=folds_seed, n_threads=n_threads)
     if protocol.objective == "pareto":
         return BiObjectiveFeatureSelection(evaluator, X_test=X_test, y_test=y_test)
     return WeightedFeatureSelection(evaluator, alpha=protocol.alpha, X_test=X_test,

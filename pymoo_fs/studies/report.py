@@ -402,7 +402,9 @@ def _intro(results):
     lines = [
         f"protocol {p['name']}: {split}, scaling {p['scaling']}, KNN-{p['n_neighbors']} with "
         f"{p['inner_cv']}-fold inner CV ({p['scoring']}), objective {p['objective']}"
-        + (f" (alpha {p['alpha']})" if p["objective"] == "weighted" else ""),
+        + (f" (alpha {p['alpha']})" if p["objective"] == "weighted" else "")
+        + (f", inner CV repeated up to {p['inner_repetitions']} times (Weka's rule)"
+           if p.get("inner_repetitions", 1) > 1 else ""),
         f"{s['runs']} runs per algorithm and split, seed {s['seed']}, budget {budget}; "
         f"reference algorithm {s['reference']}; Wilcoxon "
         f"{'signed-rank' if p['statistic'] == 'signedrank' else 'rank-sum'} test, alpha 0.05",

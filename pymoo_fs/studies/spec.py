@@ -159,6 +159,11 @@ class Protocol:
     statistic : {"ranksum", "signedrank"}
         Test of the comparison against the reference algorithm: Wilcoxon rank-sum (seeds 000-002)
         or signed-rank (seed 004, paired by fold).
+    inner_repetitions : int
+        1 (default): the inner cross-validation uses one fixed set of folds. 2 to 5 (weighted
+        objective only): Weka's wrapper rule of seed 000's code, up to that many repetitions on
+        new folds while the spread of the repetitions' errors exceeds 1 %
+        (:class:`~pymoo_fs.problems.RepeatedCVFeatureSelection`).
 
     Notes
     -----
@@ -190,6 +195,7 @@ class Protocol:
     objective: str = "pareto"
     alpha: float = 0.9
     statistic: str = "ranksum"
+    inner_repetitions: int = 1
 
     def __post_init__(self):
         _choice("split", self.split, ("holdout", "outer_cv"))
@@ -208,6 +214,11 @@ class Protocol:
             raise ValueError(f"inner_cv must be an int >= 2 or 'loo', got {self.inner_cv!r}")
         if not _is_real(self.alpha) or not 0 <= self.alpha <= 1:
             raise ValueError(f"alpha must be a number in [0, 1], got {self.alpha!r}")
+        if not _is_int(self.inner_repetitions) or not 1 <= self.inner_repetitions <= 5:
+            raise ValueError(f"inner_repetitions must be an int in [1, 5], got "
+                             f"{self.inner_repetitions!r}")
+        if self.inner_repetitions > 1 and self.objective != "weighted":
+            raise ValueError("inner_repetitions > 1 needs the weighted objective")
 
     @property
     def n_objectives(self):
@@ -220,8 +231,12 @@ class Protocol:
         return self.outer_folds if self.split == "outer_cv" else 1
 
     def as_dict(self):
-        """dict: every field."""
-        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+        """dict: every field (``inner_repetitions`` only when not 1, so that studies stored
+        before it existed still match)."""
+        out = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        if out["inner_repetitions"] == 1:
+            del out["inner_repetitions"]
+        return out
 
 
 #: the seeds' protocols (spec §1.2, §1.5); see :class:`Protocol`
