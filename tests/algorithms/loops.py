@@ -1,8 +1,32 @@
-"""Ask-and-tell loops shared by the algorithm tests."""
+"""Ask-and-tell loops and a stand-in random generator shared by the algorithm tests."""
+
+import numpy as np
 
 
-def ask_and_tell(problem, algorithm, termination, seed, before_tell=None):
-    """Run ``algorithm`` to its end through ask/tell; return its result with ``.algorithm``."""
+class FixedDraws:
+    """A stand-in generator: ``random`` returns given arrays in turn (checking the shape),
+    ``permutation`` the given orders in turn."""
+
+    def __init__(self, *arrays, permutations=()):
+        self.arrays = [np.asarray(a, dtype=float) for a in arrays]
+        self.permutations = [np.asarray(p, dtype=np.int64) for p in permutations]
+
+    def random(self, shape):
+        out = self.arrays.pop(0)
+        assert out.shape == tuple(np.atleast_1d(shape))
+        return out
+
+    def permutation(self, n):
+        out = self.permutations.pop(0)
+        assert sorted(out.tolist()) == list(range(n))
+        return out
+
+
+def ask_and_tell(problem, algorithm, termination, seed, before_tell=None, after_tell=None):
+    """Run ``algorithm`` to its end through ask/tell; return its result with ``.algorithm``.
+
+    ``before_tell(algorithm)`` and ``after_tell(algorithm, pop)`` are called around each tell.
+    """
     algorithm.setup(problem, termination=termination, seed=seed)
     while algorithm.has_next():
         pop = algorithm.ask()
@@ -10,6 +34,8 @@ def ask_and_tell(problem, algorithm, termination, seed, before_tell=None):
         if before_tell is not None:
             before_tell(algorithm)
         algorithm.tell(infills=pop)
+        if after_tell is not None:
+            after_tell(algorithm, pop)
     res = algorithm.result()
     res.algorithm = algorithm
     return res
@@ -24,3 +50,27 @@ def interleave(problem, algorithms, seeds, n_gen):
             pop = alg.ask()
             alg.evaluator.eval(problem, pop)
             alg.tell(infills=pop)
+
+
+
+class TargetEvaluator:
+    """A stand-in evaluator: a mask's score is the fraction of its bits that match ``target``.
+
+    It has what a :class:`~pymoo_fs.problems.FeatureSelectionProblem` asks of an evaluator, and
+    counts the masks it scores, so fitness and counting can be checked by hand.
+    """
+
+    def __init__(self, target):
+        self.target = np.asarray(target, dtype=bool)
+        self.n_features = self.target.size
+        self.n_evaluations = 0
+
+    def score(self, masks):
+        masks = np.atleast_2d(masks)
+        self.n_evaluations += masks.shape[0]
+        return np.mean(masks == self.target, axis=1)
+
+    def score_flips(self, mask, features):
+        flipped = np.repeat(np.asarray(mask, dtype=bool)[None, :], len(features), axis=0)
+        flipped[np.arange(len(features)), features] ^= True
+        return self.score(flipped)

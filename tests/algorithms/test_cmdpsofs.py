@@ -12,7 +12,7 @@ from pymoo_fs.algorithms import CMDPSOFS, archive
 from pymoo_fs.algorithms.moo import cmdpsofs
 from pymoo_fs.datasets import load_dataset
 from pymoo_fs.problems import BiObjectiveFeatureSelection, WeightedFeatureSelection
-from tests.algorithms.loops import ask_and_tell, interleave
+from tests.algorithms.loops import FixedDraws, ask_and_tell, interleave
 
 
 class TradeOff(Problem):
@@ -44,18 +44,6 @@ class Recorder(Callback):
         self.F.append(algorithm.off.get("F").copy())
         self.n_leaders.append(algorithm.leaders_F_.shape[0])
         self.n_archive.append(len(algorithm.archive_))
-
-
-class FixedDraws:
-    """A stand-in generator whose ``random`` returns given arrays in turn."""
-
-    def __init__(self, *arrays):
-        self.arrays = [np.asarray(a, dtype=float) for a in arrays]
-
-    def random(self, shape):
-        out = self.arrays.pop(0)
-        assert out.shape == tuple(np.atleast_1d(shape))
-        return out
 
 
 @pytest.fixture(scope="module")

@@ -241,3 +241,10 @@ def test_pymoo_keywords_pass_through(weighted):
     b = minimize(weighted, PSO(pop_size=4, seed=5), ("n_gen", 3))
     assert a.algorithm.seed == 5
     np.testing.assert_array_equal(a.algorithm.X_, b.algorithm.X_)
+
+
+def test_fitness_accuracy_is_for_single_objective_swarms_only():
+    with pytest.raises(ValueError, match="^fitness "):
+        CMDPSOFS(fitness="accuracy")
+    assert CMDPSOFS(fitness="objective").fitness == "objective"
+    assert PSO(fitness="accuracy").fitness == "accuracy"

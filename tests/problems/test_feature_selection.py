@@ -6,7 +6,8 @@ from sklearn.neighbors import KNeighborsClassifier
 
 from pymoo_fs.datasets import load_dataset, train_test_split
 from pymoo_fs.evaluation import KNNEvaluator
-from pymoo_fs.problems import BiObjectiveFeatureSelection, WeightedFeatureSelection, as_masks
+from pymoo_fs.problems import (BiObjectiveFeatureSelection, WeightedFeatureSelection, as_masks,
+                               flip_masks)
 
 
 class FixedEvaluator:
@@ -143,3 +144,20 @@ def test_evaluate_flips_equals_evaluating_the_flipped_masks(rng):
     np.testing.assert_array_equal(F, p.evaluate(flipped))
     with pytest.raises(ValueError, match="features must be in"):
         p.evaluate_flips(mask, [60])
+
+
+def test_evaluation_reports_each_masks_score_beside_its_objectives():
+    from pymoo.core.evaluator import Evaluator as PymooEvaluator
+    from pymoo.core.population import Population
+
+    data = load_dataset("sonar")
+    problem = WeightedFeatureSelection.from_data(data.X[:, :10], data.y, cv=3, alpha=0.7)
+    masks = np.eye(10, dtype=bool)[:4] | np.eye(10, dtype=bool)[5]
+    pop = PymooEvaluator().eval(problem, Population.new("X", masks))
+    scores = problem.evaluator.score(masks)
+    np.testing.assert_array_equal(pop.get("score"), scores)
+    np.testing.assert_allclose(pop.get("F")[:, 0], 0.7 * (1 - scores) + 0.3 * masks.sum(1) / 10)
+    flips = Population.new("X", flip_masks(masks[0], [1, 2, 9]))
+    PymooEvaluator().eval(problem, flips, flips_of=masks[0])
+    np.testing.assert_array_equal(flips.get("score"),
+                                  problem.evaluator.score(flip_masks(masks[0], [1, 2, 9])))
