@@ -56,6 +56,16 @@ def build_parser():
     p.add_argument("--n-neighbors", type=int, default=5, help="k of the KNN wrapper")
     p.add_argument("--folds", default="10", help="inner cross-validation folds, or 'loo'")
     p.add_argument("--test-size", type=float, default=0.3, help="fraction held out for testing")
+    p.add_argument("--objective", choices=("pareto", "weighted"), default="pareto",
+                   help="bi-objective fronts (error, selection ratio), or single-objective "
+                        f"algorithms ({', '.join(algorithm_names(1))}) on "
+                        "alpha*error + (1-alpha)*|S|/D with seed 000's table (Wilcoxon "
+                        "rank-sum against --reference)")
+    p.add_argument("--alpha", type=float, default=0.9,
+                   help="weight of the error in the weighted objective")
+    p.add_argument("--reference", default=None,
+                   help="weighted objective: algorithm the others are tested against "
+                        "(default: the first)")
     p.add_argument("--out", default="pymoo-fs-results", help="output directory")
 
     p = sub.add_parser(
@@ -200,7 +210,8 @@ def _compare(parser, args, guard):
             dataset=args.dataset, algorithms=algorithms, runs=args.runs,
             generations=args.generations, pop_size=args.pop_size, seed=args.seed,
             n_neighbors=args.n_neighbors, cv=folds, test_size=args.test_size,
-            data_dir=args.data_dir,
+            data_dir=args.data_dir, objective=args.objective, alpha=args.alpha,
+            reference=args.reference,
         )
     except ValueError as exc:
         parser.exit(2, f"pymoo-fs compare: error: {_one_line(exc)}\n")
@@ -223,7 +234,8 @@ def _compare(parser, args, guard):
         parser.exit(130, f"pymoo-fs compare: interrupted after the results were written to "
                          f"{str(out)!r}\n")
     print(format_table(comparison))
-    print(f"\nwrote {paths['results']}, {paths['fronts']} and {paths['figure']}")
+    *first, last = [str(path) for path in paths.values()]
+    print(f"\nwrote {', '.join(first)} and {last}")
     return 0
 
 

@@ -6,6 +6,12 @@ dataset, a 70/30 hold-out protocol, the bi-objective problem, a generation budge
 it; :func:`run` makes the study's runs with the study runner and measures the training and test
 fronts with HV and IGD; :func:`write_results` writes the CSV files and the figure;
 :func:`format_table` makes the summary table.
+
+With ``objective="weighted"`` the comparison is single-objective (seed 000's FIT-A,
+``alpha (1 - acc) + (1 - alpha) |S| / D``): each run returns one subset, and the table is the
+study report's seed-000 table (Tables II and III: #features, best and mean test accuracy,
+Wilcoxon rank-sum signs against a reference algorithm, time), computed by
+:func:`pymoo_fs.studies.report.summary_tables` on the in-memory records.
 """
 
 import contextlib
@@ -26,7 +32,9 @@ from pymoo_fs.algorithms.registry import canonical_name, n_objectives
 from pymoo_fs.analysis import best_front, hypervolume, igd, nondominated, plot_fronts
 from pymoo_fs.analysis import reference_front
 from pymoo_fs.studies import AlgorithmSpec, Budget, Protocol, StudySpec, StudySpecError
-from pymoo_fs.studies.runner import check_study, execute_run, plan_runs, problem_of
+from pymoo_fs.studies.report import StudyResults, summary_tables
+from pymoo_fs.studies.runner import (check_study, execute_run, plan_runs, problem_of,
+                                     reference_record)
 
 DEFAULT_ALGORITHMS = ("CMDPSOFS", "NSGA-II", "SPEA2")
 
@@ -34,6 +42,9 @@ RESULT_COLUMNS = ("algorithm", "run", "hv_train", "igd_train", "hv_test", "igd_t
                   "seconds", "front_size")
 FRONT_COLUMNS = ("algorithm", "run", "n_selected", "selection_ratio", "train_error",
                  "test_error", "features")
+#: ``results.csv`` of a single-objective (``objective="weighted"``) comparison
+SUBSET_COLUMNS = ("algorithm", "run", "n_selected", "train_score", "test_score",
+                  "train_objective", "test_objective", "n_eval", "seconds", "features")
 
 
 @dataclass
@@ -92,6 +103,14 @@ class Comparison:
         (inner-CV error, test error) with all features selected.
     settings : dict
         The arguments the comparison ran with.
+    objective : {"pareto", "weighted"}
+        Bi-objective fronts, or one subset per run (then ``runs`` hold (1, 1) objectives, the
+        indicators are NaN and the reference fronts empty).
+    records : list of dict
+        The runs' study records (with ``"seconds"``), in run order.
+    table : tuple of (list of str, list of list of str)
+        Weighted comparisons: the seed-000 table (header, rows) of
+        :func:`pymoo_fs.studies.report.summary_tables`.
     """
 
     dataset: str
@@ -101,6 +120,9 @@ class Comparison:
     reference_test: np.ndarray
     full_error: tuple
     settings: dict = field(default_factory=dict)
+    objective: str = "pareto"
+    records: list = field(default_factory=list)
+    table: tuple = None
 
     @property
     def algorithms(self):
@@ -131,7 +153,8 @@ class Setup:
 
 
 def prepare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=100,
-            pop_size=30, seed=0, n_neighbors=5, cv=10, test_size=0.3, data_dir=None):
+            pop_size=30, seed=0, n_neighbors=5, cv=10, test_size=0.3, data_dir=None,
+            objective="pareto", alpha=0.9, reference=None):
     """Check the arguments of a comparison, load and split the data, build the problem.
 
     Parameters
@@ -159,6 +182,14 @@ def prepare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=
         Fraction held out for testing.
     data_dir : path, optional
         Where dataset names are looked up (default: ``PYMOO_FS_DATA``).
+    objective : {"pareto", "weighted"}, default="pareto"
+        Bi-objective algorithms on (error, selection ratio), or single-objective ones on the
+        weighted problem.
+    alpha : float, default=0.9
+        Weight of the error in the weighted problem (seed 000's FIT-A; 1 is accuracy alone).
+    reference : str, optional
+        Weighted comparisons: the algorithm the others are tested against (default: the
+        first).
 
     Returns
     -------
@@ -179,18 +210,30 @@ def prepare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=
         raise ValueError("algorithms must name at least one algorithm")
     _reject_duplicates(algorithms, names)
     check_seed("seed", seed)
+    if objective not in ("pareto", "weighted"):
+        raise ValueError(f"objective must be 'pareto' or 'weighted', got {objective!r}")
     for name in names:
-        if n_objectives(name) != 2:
-            raise ValueError(f"{name} is single-objective; compare needs bi-objective algorithms")
+        if n_objectives(name) == 1 and objective == "pareto":
+            raise ValueError(f"{name} is single-objective; compare needs bi-objective algorithms "
+                             f"(or objective='weighted')")
+        if n_objectives(name) == 2 and objective == "weighted":
+            raise ValueError(f"{name} is bi-objective; objective='weighted' needs "
+                             f"single-objective algorithms, e.g. FSIPSO,PSO,CSO(C),SFS")
+    if reference is not None:
+        reference = canonical_name(reference)
+        if reference not in names:
+            raise ValueError(f"reference {reference!r} is not one of the algorithms "
+                             f"({', '.join(names)})")
     check_int("runs", runs, low=1)
     check_int("generations", generations, low=2)
     check_int("pop_size", pop_size, low=2)
     protocol = Protocol("compare", split="holdout", test_size=test_size, scaling="minmax",
                         n_neighbors=n_neighbors, inner_cv=cv, scoring="accuracy",
-                        objective="pareto")
+                        objective=objective, alpha=alpha)
     spec = StudySpec(name="compare", datasets=[str(dataset)], runs=runs, seed=seed,
                      algorithms=[AlgorithmSpec(n, {"pop_size": pop_size}) for n in names],
-                     budget=Budget(n_gen=generations), protocol=protocol, data_dir=data_dir)
+                     budget=Budget(n_gen=generations), protocol=protocol, data_dir=data_dir,
+                     reference=reference)
     try:
         check_study(spec)
     except StudySpecError as exc:  # name the problem without the study's wording
@@ -198,6 +241,8 @@ def prepare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=
     settings = dict(dataset=str(dataset), algorithms=names, runs=runs, generations=generations,
                     pop_size=pop_size, seed=seed, n_neighbors=n_neighbors, cv=cv,
                     test_size=test_size)
+    if objective == "weighted":
+        settings.update(objective=objective, alpha=alpha, reference=spec.reference_label)
     return Setup(spec, problem_of(spec, spec.datasets[0]), names, settings)
 
 
@@ -245,13 +290,14 @@ def run(setup, progress=None):
         warm[0, 0] = warm[1, 1] = False  # two distinct masks, scored as a batch
     problem.evaluator.score(warm)
     keys = plan_runs(setup.spec)
-    results = []
+    results, records = [], []
     for index, key in enumerate(keys):
         if progress:
             progress("run_start", algorithm=key.algorithm, run=key.run, index=index,
                      total=len(keys))
         callback = _GenerationCallback(progress, key.algorithm, key.run, s["generations"])
         record, seconds = execute_run(setup.spec, key, callback=callback if progress else None)
+        records.append(dict(record, seconds=seconds))
         masks = np.zeros((len(record["features"]), problem.n_var), dtype=bool)
         for i, features in enumerate(record["features"]):
             masks[i, features] = True
@@ -259,6 +305,8 @@ def run(setup, progress=None):
                                  np.array(record["F_test"]), record["n_eval"], seconds))
         if progress:
             progress("run_end", result=results[-1], index=len(results), total=len(keys))
+    if setup.spec.protocol.objective == "weighted":
+        return _single_objective(setup, problem, results, records, full_error)
     ref_train = reference_front([r.F_train for r in results])
     ref_test = reference_front([nondominated(r.F_test) for r in results])
     for r in results:
@@ -270,7 +318,7 @@ def run(setup, progress=None):
 
 def compare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=100,
             pop_size=30, seed=0, n_neighbors=5, cv=10, test_size=0.3, data_dir=None,
-            progress=None):
+            progress=None, objective="pareto", alpha=0.9, reference=None):
     """:func:`prepare` then :func:`run`: the whole comparison in one call.
 
     Parameters are those of :func:`prepare`, plus ``progress`` of :func:`run`.
@@ -290,9 +338,16 @@ def compare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=
     >>> c = compare("sonar", runs=1, generations=3, pop_size=10, cv=5)
     >>> [r.n_eval for r in c.runs]
     [30, 30, 30]
+    >>> c = compare("sonar", ["FSIPSO", "PSO", "SFS"], runs=2, generations=3, pop_size=10, cv=5,
+    ...             objective="weighted")
+    >>> header, rows = c.table
+    >>> header[:3]
+    ['algorithm', '#features mean (std)', 'T_f']
+    >>> [row[0] for row in rows]
+    ['all features', 'FSIPSO (reference)', 'PSO', 'SFS']
     """
     setup = prepare(dataset, algorithms, runs, generations, pop_size, seed, n_neighbors, cv,
-                    test_size, data_dir)
+                    test_size, data_dir, objective, alpha, reference)
     return run(setup, progress)
 
 
@@ -347,8 +402,19 @@ def format_table(comparison):
     table : str
         Columns: algorithm, HV and IGD on the training and test fronts, mean front size, mean
         evaluations and mean seconds per run. HV is to be maximised, IGD minimised; std is the
-        sample standard deviation (0 for a single run).
+        sample standard deviation (0 for a single run). A weighted comparison gives seed 000's
+        table instead (:attr:`Comparison.table`): #features mean (std) and its Wilcoxon
+        rank-sum sign ``T_f``, best and mean (std) test accuracy and its sign ``T_a`` (``+``:
+        the reference is significantly better, fewer features or higher accuracy), mean
+        training score, evaluations and seconds per run, Q-measure.
     """
+    if comparison.objective == "weighted":
+        s = comparison.settings
+        title = (f"{comparison.dataset} ({comparison.n_features} features): {s['runs']} runs "
+                 f"x {s['generations']} generations x {s['pop_size']}; objective "
+                 f"{s['alpha']} (1 - accuracy) + {1 - s['alpha']:.2g} |S|/D; Wilcoxon rank-sum "
+                 f"against {s['reference']} (alpha 0.05)")
+        return "\n".join([title, *_aligned(*comparison.table)])
     header = ("algorithm", "HV train", "IGD train", "HV test", "IGD test", "front", "evals",
               "seconds")
     rows = []
@@ -361,18 +427,23 @@ def format_table(comparison):
         cells.append(f"{np.mean([r.n_eval for r in rs]):.0f}")
         cells.append(f"{np.mean([r.seconds for r in rs]):.1f}")
         rows.append(cells)
-    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
-    lines = ["  ".join(h.ljust(w) if i == 0 else h.rjust(w) for i, (h, w) in
-                       enumerate(zip(header, widths)))]
-    lines.append("  ".join("-" * w for w in widths))
-    for row in rows:
-        lines.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in
-                               enumerate(zip(row, widths))))
+    lines = _aligned(header, rows)
     s = comparison.settings
     title = (f"{comparison.dataset} ({comparison.n_features} features): {s['runs']} runs x "
              f"{s['generations']} generations x {s['pop_size']}; all features: train error "
              f"{comparison.full_error[0]:.4f}, test error {comparison.full_error[1]:.4f}")
     return "\n".join([title, *lines])
+
+
+def _aligned(header, rows):
+    """Text lines of a table: the first column left-aligned, the others right-aligned."""
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
+
+    def line(cells):
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths)))
+
+    return [line(header), "  ".join("-" * w for w in widths), *(line(row) for row in rows)]
 
 
 def _mean_std(values):
@@ -383,6 +454,9 @@ def _mean_std(values):
 
 def write_results(comparison, out_dir, check=None):
     """Write ``results.csv``, ``fronts.csv`` and ``fronts.png`` into ``out_dir``, all or none.
+
+    A weighted comparison writes ``results.csv`` (one row per run, columns
+    :data:`SUBSET_COLUMNS`) and ``summary.csv`` (the seed-000 table) instead.
 
     Parameters
     ----------
@@ -401,7 +475,8 @@ def write_results(comparison, out_dir, check=None):
     Returns
     -------
     paths : dict
-        ``{"results": Path, "fronts": Path, "figure": Path}``.
+        ``{"results": Path, "fronts": Path, "figure": Path}``, or ``{"results": Path,
+        "summary": Path}`` for a weighted comparison.
 
     Raises
     ------
@@ -425,11 +500,29 @@ def write_results(comparison, out_dir, check=None):
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    paths = {"results": out / "results.csv", "fronts": out / "fronts.csv",
-             "figure": out / "fronts.png"}
+    writers = (_subset_writers(comparison) if comparison.objective == "weighted"
+               else _front_writers(comparison))
+    paths = {key: out / name for key, (name, _) in writers.items()}
     for path in paths.values():
         if path.is_dir():
             raise IsADirectoryError(f"cannot write {path}: it is a directory")
+    check = check if check is not None else (lambda: None)
+    staging = Path(tempfile.mkdtemp(prefix=".pymoo-fs-write-", dir=out))
+    try:
+        for name, write in writers.values():
+            check()
+            write(staging / name)
+        check()
+        with _sigint_deferred():
+            for key, (name, _) in writers.items():
+                os.replace(staging / name, paths[key])
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return paths
+
+
+def _front_writers(comparison):
+    """{key: (file name, writer(path))} of a bi-objective comparison."""
     rows = [[r.algorithm, r.run, r.hv_train, r.igd_train, r.hv_test, r.igd_test, r.n_eval,
              round(r.seconds, 3), r.F_train.shape[0]] for r in comparison.runs]
     front_rows = []
@@ -442,26 +535,26 @@ def write_results(comparison, out_dir, check=None):
              for a in comparison.algorithms}
     test = {a: best_front([r.F_test for r in comparison.runs if r.algorithm == a])
             for a in comparison.algorithms}
-    check = check if check is not None else (lambda: None)
-    staging = Path(tempfile.mkdtemp(prefix=".pymoo-fs-write-", dir=out))
-    try:
-        staged = {key: staging / path.name for key, path in paths.items()}
-        check()
-        _write_csv(staged["results"], RESULT_COLUMNS, rows)
-        check()
-        _write_csv(staged["fronts"], FRONT_COLUMNS, front_rows)
-        check()
-        fig = plot_fronts(train, test, path=staged["figure"], full_error=comparison.full_error,
-                          title=f"{comparison.dataset}: best fronts of "
-                                f"{comparison.settings['runs']} runs")
-        del fig
-        check()
-        with _sigint_deferred():
-            for key in ("results", "fronts", "figure"):
-                os.replace(staged[key], paths[key])
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return paths
+
+    def figure(path):
+        runs = comparison.settings["runs"]
+        plot_fronts(train, test, path=path, full_error=comparison.full_error,
+                    title=f"{comparison.dataset}: best fronts of {runs} runs")
+
+    return {"results": ("results.csv", lambda path: _write_csv(path, RESULT_COLUMNS, rows)),
+            "fronts": ("fronts.csv", lambda path: _write_csv(path, FRONT_COLUMNS, front_rows)),
+            "figure": ("fronts.png", figure)}
+
+
+def _subset_writers(comparison):
+    """{key: (file name, writer(path))} of a weighted comparison: runs and the seed-000 table."""
+    rows = [[r["algorithm"], r["run"], len(r["features"][0]), r["score_train"][0],
+             r["score_test"][0], r["F_train"][0][0], r["F_test"][0][0], r["n_eval"],
+             round(r["seconds"], 3), " ".join(map(str, r["features"][0]))]
+            for r in comparison.records]
+    header, table = comparison.table
+    return {"results": ("results.csv", lambda path: _write_csv(path, SUBSET_COLUMNS, rows)),
+            "summary": ("summary.csv", lambda path: _write_csv(path, header, table))}
 
 
 @contextlib.contextmanager
@@ -489,3 +582,15 @@ def _write_csv(path, header, rows):
         writer = csv.writer(fh)
         writer.writerow(header)
         writer.writerows(rows)
+
+
+def _single_objective(setup, problem, results, records, full_error):
+    """The Comparison of a weighted run set: the study report's seed-000 table, in memory."""
+    spec = setup.spec
+    name = records[0]["dataset"]
+    stored = StudyResults(spec.as_dict(), records,
+                          {(name, 0): reference_record(spec, spec.datasets[0])})
+    empty = np.zeros((0, 1))
+    return Comparison(name, problem.n_var, results, empty, empty, full_error,
+                      dict(setup.settings), objective="weighted", records=records,
+                      table=summary_tables(stored)[name])

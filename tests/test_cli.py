@@ -279,3 +279,14 @@ def test_results_that_cannot_be_written_exit_1_with_one_line(tmp_path, monkeypat
     assert err == [f"pymoo-fs compare: error: cannot write results to {str(out)!r}: "
                    "[Errno 28] No space left on device"]
     assert not out.exists()  # made for the results, removed again when nothing was written
+
+
+def test_weighted_objective_prints_seed_000s_table(tmp_path, capsys):
+    out = tmp_path / "weighted"
+    status = cli.main(["compare", *SMALL, "--algorithms", "FSIPSO,SFS", "--objective",
+                       "weighted", "--reference", "SFS", "--out", str(out)])
+    assert status == 0
+    text = capsys.readouterr().out
+    assert "Wilcoxon rank-sum against SFS" in text and "SFS (reference)" in text
+    assert f"wrote {out / 'results.csv'} and {out / 'summary.csv'}" in text
+    assert sorted(p.name for p in out.iterdir()) == ["results.csv", "summary.csv"]

@@ -287,3 +287,55 @@ def test_prepare_rejects_bad_arguments(kwargs, match):
     args.update(kwargs)
     with pytest.raises(ValueError, match=match):
         prepare(**args)
+
+
+# ------------------------------------------------------------------ single objective
+@pytest.fixture(scope="module")
+def weighted():
+    return compare("sonar", ["FSIPSO", "PSO", "SFS"], runs=3, generations=4, pop_size=6, cv=3,
+                   objective="weighted", alpha=0.8, reference="PSO")
+
+
+def test_weighted_comparison_builds_seed_000s_table(weighted):
+    assert weighted.objective == "weighted" and weighted.settings["reference"] == "PSO"
+    header, rows = weighted.table
+    assert header[:6] == ["algorithm", "#features mean (std)", "T_f", "best test",
+                          "test mean (std)", "T_a"]
+    assert [row[0] for row in rows] == ["all features", "FSIPSO", "PSO (reference)", "SFS"]
+    for name, row in zip(["FSIPSO", "PSO", "SFS"], rows[1:]):
+        records = [r for r in weighted.records if r["algorithm"] == name]
+        sizes = [len(r["features"][0]) for r in records]
+        tests = [r["score_test"][0] for r in records]
+        assert row[1].startswith(f"{np.mean(sizes):.1f}")
+        assert row[3] == f"{max(tests):.4f}"
+        assert row[4].startswith(f"{np.mean(tests):.4f}")
+        assert row[2] in ("+", "=", "-", "") and row[5] in ("+", "=", "-", "")
+    for r, rec in zip(weighted.runs, weighted.records):
+        assert r.F_train.shape == (1, 1) and np.isnan(r.hv_train)
+        assert r.F_train[0, 0] == pytest.approx(0.8 * (1 - rec["score_train"][0])
+                                                 + 0.2 * r.masks.sum() / 60)
+    # SFS is deterministic: three identical runs
+    sfs = [r.masks for r in weighted.runs if r.algorithm == "SFS"]
+    assert all(np.array_equal(sfs[0], m) for m in sfs)
+
+
+def test_weighted_table_text_and_files(weighted, tmp_path):
+    text = format_table(weighted)
+    assert "Wilcoxon rank-sum against PSO" in text and "PSO (reference)" in text
+    paths = write_results(weighted, tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["results.csv", "summary.csv"]
+    with open(paths["results"], newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert [row["algorithm"] for row in rows] == ["FSIPSO"] * 3 + ["PSO"] * 3 + ["SFS"] * 3
+    assert all(len(row["features"].split()) == int(row["n_selected"]) for row in rows)
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(algorithms=["PSO", "NSGA-II"], objective="weighted"), "NSGA-II is bi-objective"),
+    (dict(algorithms=["PSO"], objective="scalar"), "objective must be"),
+    (dict(algorithms=["PSO", "SFS"], objective="weighted", reference="CSO"), "reference"),
+    (dict(algorithms=["PSO"], objective="weighted", alpha=2.0), "alpha"),
+])
+def test_prepare_rejects_bad_single_objective_arguments(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        prepare("sonar", runs=1, generations=2, pop_size=4, cv=3, **kwargs)
