@@ -74,3 +74,31 @@ class TargetEvaluator:
         flipped = np.repeat(np.asarray(mask, dtype=bool)[None, :], len(features), axis=0)
         flipped[np.arange(len(features)), features] ^= True
         return self.score(flipped)
+
+
+def advance(problem, algorithm, generations, seed, n_gen=100):
+    """Set ``algorithm`` up and run ``generations`` ask/evaluate/tell cycles; return it."""
+    algorithm.setup(problem, termination=("n_gen", n_gen), seed=seed)
+    for _ in range(generations):
+        pop = algorithm.ask()
+        algorithm.evaluator.eval(problem, pop)
+        algorithm.tell(infills=pop)
+    return algorithm
+
+
+def replay(algorithm):
+    """A generator in the state of ``algorithm.random_state`` now: it replays the next draws."""
+    rs = np.random.default_rng()
+    rs.bit_generator.state = algorithm.random_state.bit_generator.state
+    return rs
+
+
+def assert_reproducible(problem, make, termination, seeds=(1, 2)):
+    """Two runs with ``seeds[0]`` end in the same swarm, one with ``seeds[1]`` does not."""
+    from pymoo.optimize import minimize
+
+    a, b, c = (minimize(problem, make(), termination, seed=s) for s in seeds[:1] + seeds)
+    np.testing.assert_array_equal(a.algorithm.X_, b.algorithm.X_)
+    np.testing.assert_array_equal(a.X, b.X)
+    assert not np.array_equal(a.algorithm.X_, c.algorithm.X_)
+    return a

@@ -4,11 +4,11 @@ import math
 
 import numpy as np
 import pytest
-from pymoo.optimize import minimize
 
 from pymoo_fs.algorithms import BPSO, UBPSO, swarm
 from pymoo_fs.problems import WeightedFeatureSelection
-from tests.algorithms.loops import FixedDraws, TargetEvaluator, ask_and_tell
+from tests.algorithms.loops import (FixedDraws, TargetEvaluator, advance, ask_and_tell,
+                                    assert_reproducible, replay)
 
 
 def _target_problem(D=20):
@@ -29,16 +29,10 @@ def test_sigmoid_rule_by_hand():
 
 def test_bpso_move_is_velocity_clamp_then_sigmoid():
     problem = _target_problem()
-    alg = BPSO(pop_size=5, w=0.8, c1=1.5, c2=2.5, vmax=1.0)
-    alg.setup(problem, termination=("n_gen", 4), seed=3)
-    pop = alg.ask()
-    alg.evaluator.eval(problem, pop)
-    alg.tell(infills=pop)
+    alg = advance(problem, BPSO(pop_size=5, w=0.8, c1=1.5, c2=2.5, vmax=1.0), 1, seed=3)
     X, V, P, g = alg.X_.copy(), alg.V_.copy(), alg.pbest_X_.copy(), alg.gbest_
-    state = alg.random_state.bit_generator.state
+    rs = replay(alg)
     pop = alg.ask()
-    rs = np.random.default_rng()
-    rs.bit_generator.state = state
     r1, r2 = rs.random(X.shape), rs.random(X.shape)
     V_e = np.clip(0.8 * V + 1.5 * r1 * (P - X) + 2.5 * r2 * (P[g] - X), -1.0, 1.0)
     X_e = (rs.random(X.shape) < 1 / (1 + np.exp(-V_e))).astype(float)
@@ -62,11 +56,7 @@ def test_bpso_initial_swarm_and_bounds():
 
 def test_empty_bit_strings_are_repaired_in_the_position():
     problem = _target_problem(8)
-    alg = BPSO(pop_size=6, w=1.0, vmax=20.0)
-    alg.setup(problem, termination=("n_gen", 3), seed=0)
-    pop = alg.ask()
-    alg.evaluator.eval(problem, pop)
-    alg.tell(infills=pop)
+    alg = advance(problem, BPSO(pop_size=6, w=1.0, vmax=20.0), 1, seed=0)
     alg.V_ = np.full_like(alg.V_, -20.0)  # every bit's probability is ~0: all would be empty
     alg.pbest_X_ = np.zeros_like(alg.pbest_X_)
     pop = alg.ask()
@@ -90,17 +80,10 @@ def test_ubpso_inertia_rises_linearly_from_w_min():
 
 def test_ubpso_uses_the_scheduled_inertia_in_the_velocity_update():
     problem = _target_problem()
-    alg = UBPSO(pop_size=5)
-    alg.setup(problem, termination=("n_gen", 5), seed=2)
-    for _ in range(3):
-        pop = alg.ask()
-        alg.evaluator.eval(problem, pop)
-        alg.tell(infills=pop)
+    alg = advance(problem, UBPSO(pop_size=5), 3, seed=2, n_gen=5)
     X, V, P, g = alg.X_.copy(), alg.V_.copy(), alg.pbest_X_.copy(), alg.gbest_
-    state = alg.random_state.bit_generator.state
+    rs = replay(alg)
     alg.ask()
-    rs = np.random.default_rng()
-    rs.bit_generator.state = state
     r1, r2 = rs.random(X.shape), rs.random(X.shape)
     w = 0.4 + 0.6 * 2 / 4  # third move of four: t / T = 2 / 4
     V_e = np.clip(w * V + 2.0 * r1 * (P - X) + 2.0 * r2 * (P[g] - X), -alg.vmax, alg.vmax)
@@ -121,11 +104,7 @@ def test_ubpso_rho_bounds_the_selection_probability():
 def test_same_seed_same_run():
     problem = _target_problem()
     for cls in (BPSO, UBPSO):
-        a = minimize(problem, cls(pop_size=6), ("n_gen", 6), seed=4)
-        b = minimize(problem, cls(pop_size=6), ("n_gen", 6), seed=4)
-        c = minimize(problem, cls(pop_size=6), ("n_gen", 6), seed=5)
-        np.testing.assert_array_equal(a.algorithm.X_, b.algorithm.X_)
-        assert not np.array_equal(a.algorithm.X_, c.algorithm.X_)
+        a = assert_reproducible(problem, lambda: cls(pop_size=6), ("n_gen", 6), (4, 5))
         assert a.algorithm.evaluator.n_eval == 36
 
 

@@ -8,7 +8,8 @@ from pymoo_fs.algorithms import CSO, make_algorithm, swarm
 from pymoo_fs.algorithms.soo.cso import loser_update
 from pymoo_fs.datasets import load_dataset
 from pymoo_fs.problems import WeightedFeatureSelection
-from tests.algorithms.loops import FixedDraws, TargetEvaluator, ask_and_tell
+from tests.algorithms.loops import (FixedDraws, TargetEvaluator, advance, ask_and_tell,
+                                    assert_reproducible, replay)
 
 
 def _target_problem(D=16, alpha=0.9):
@@ -80,17 +81,11 @@ def test_only_losers_move_and_are_evaluated():
 def test_losers_learn_from_the_swarm_mean_at_the_start_of_the_generation():
     problem = _target_problem()
     for scope in ("global", "ring"):
-        alg = CSO(pop_size=6, phi=0.5, mean_position=scope)
-        alg.setup(problem, termination=("n_gen", 3), seed=1)
-        pop = alg.ask()
-        alg.evaluator.eval(problem, pop)
-        alg.tell(infills=pop)
+        alg = advance(problem, CSO(pop_size=6, phi=0.5, mean_position=scope), 1, seed=1)
         X, V = alg.X_.copy(), alg.V_.copy()
-        state = alg.random_state.bit_generator.state
+        rs = replay(alg)
         alg.ask()
         idx, X_l, V_l = alg._pending
-        rs = np.random.default_rng()
-        rs.bit_generator.state = state
         winners, losers = swarm.pair_competitions(alg.pop.get("F")[:, 0],
                                                   alg.pop.get("X").sum(axis=1), rs)
         if scope == "global":
@@ -127,11 +122,7 @@ def test_cso_a_competes_by_accuracy_and_cso_c_by_the_objective():
     F = np.array([[0.1], [0.2], [0.3], [0.4], [0.5], [0.6]])
     score = np.array([0.4, 0.5, 0.6, 0.7, 0.8, 0.9])  # the reverse order of F
     for name, expected in (("CSO(C)", F[:, 0]), ("CSO(A)", 1.0 - score)):
-        alg = make_algorithm(name, pop_size=6)
-        alg.setup(problem, termination=("n_gen", 3), seed=1)
-        pop = alg.ask()
-        alg.evaluator.eval(problem, pop)
-        alg.tell(infills=pop)
+        alg = advance(problem, make_algorithm(name, pop_size=6), 1, seed=1)
         alg.pop.set("F", F)
         alg.pop.set("score", score)
         alg.ask()
@@ -144,12 +135,7 @@ def test_cso_a_competes_by_accuracy_and_cso_c_by_the_objective():
 
 
 def test_same_seed_same_run():
-    problem = _target_problem()
-    a = minimize(problem, CSO(pop_size=6), ("n_gen", 8), seed=9)
-    b = minimize(problem, CSO(pop_size=6), ("n_gen", 8), seed=9)
-    c = minimize(problem, CSO(pop_size=6), ("n_gen", 8), seed=10)
-    np.testing.assert_array_equal(a.algorithm.X_, b.algorithm.X_)
-    assert not np.array_equal(a.algorithm.X_, c.algorithm.X_)
+    assert_reproducible(_target_problem(), lambda: CSO(pop_size=6), ("n_gen", 8), (9, 10))
 
 
 @pytest.mark.parametrize("kwargs,name", [

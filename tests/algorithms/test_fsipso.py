@@ -8,7 +8,7 @@ from pymoo.optimize import minimize
 from pymoo_fs.algorithms import FSIPSO, swarm
 from pymoo_fs.algorithms.soo.fsipso import flip_mutation, subspaces
 from pymoo_fs.problems import WeightedFeatureSelection
-from tests.algorithms.loops import FixedDraws, TargetEvaluator, ask_and_tell
+from tests.algorithms.loops import FixedDraws, TargetEvaluator, ask_and_tell, assert_reproducible
 
 
 class Weights(Problem):
@@ -180,13 +180,8 @@ def test_evaluations_are_ranking_plus_swarm_generations(mode):
 
 
 def test_same_seed_same_run_and_the_search_improves():
-    problem = _target_problem(D=30)
-    a = minimize(problem, FSIPSO(pop_size=8), ("n_gen", 30), seed=5)
-    b = minimize(problem, FSIPSO(pop_size=8), ("n_gen", 30), seed=5)
-    c = minimize(problem, FSIPSO(pop_size=8), ("n_gen", 30), seed=6)
-    np.testing.assert_array_equal(a.algorithm.X_, b.algorithm.X_)
-    np.testing.assert_array_equal(a.X, b.X)
-    assert not np.array_equal(a.algorithm.X_, c.algorithm.X_)
+    a = assert_reproducible(_target_problem(D=30), lambda: FSIPSO(pop_size=8), ("n_gen", 30),
+                            (5, 6))
     # the target (5 of 30 features) is found or nearly: FIT-A of the target is 0.1 * 5/30
     assert a.F[0] < 0.1 * 5 / 30 + 0.9 * 2 / 30
 

@@ -7,7 +7,7 @@ from pymoo.optimize import minimize
 from pymoo_fs.algorithms import PSO42, make_algorithm
 from pymoo_fs.algorithms.soo.pso42 import mixed_initialisation
 from pymoo_fs.problems import WeightedFeatureSelection
-from tests.algorithms.loops import TargetEvaluator
+from tests.algorithms.loops import TargetEvaluator, assert_reproducible, replay
 
 
 def _target_problem(D=30, alpha=0.9):
@@ -79,11 +79,9 @@ def test_gbest_is_the_swarm_best_with_ties_to_fewer_features():
     np.testing.assert_array_equal(alg.pbest_pop_.get("X").sum(axis=1), [2, 2, 1, 1])
     assert alg.gbest_ == 3
     V_before, X_before, pbest = alg.V_.copy(), alg.X_.copy(), alg.pbest_X_.copy()
-    state = alg.random_state.bit_generator.state
+    rs = replay(alg)
     alg.ask()
     _, _, V = alg._pending
-    rs = np.random.default_rng()
-    rs.bit_generator.state = state
     r1, r2 = rs.random(X_before.shape), rs.random(X_before.shape)
     expected = (0.7298 * V_before + 1.49618 * r1 * (pbest - X_before)
                 + 1.49618 * r2 * (pbest[3] - X_before))
@@ -99,12 +97,7 @@ def test_registered_as_pso_4_2_with_the_seed_000_defaults():
 
 
 def test_same_seed_same_run():
-    problem = _target_problem()
-    a = minimize(problem, PSO42(pop_size=6), ("n_gen", 6), seed=1)
-    b = minimize(problem, PSO42(pop_size=6), ("n_gen", 6), seed=1)
-    c = minimize(problem, PSO42(pop_size=6), ("n_gen", 6), seed=2)
-    np.testing.assert_array_equal(a.algorithm.X_, b.algorithm.X_)
-    assert not np.array_equal(a.algorithm.X_, c.algorithm.X_)
+    a = assert_reproducible(_target_problem(), lambda: PSO42(pop_size=6), ("n_gen", 6))
     assert a.algorithm.evaluator.n_eval == 36
 
 

@@ -2,12 +2,12 @@
 
 import numpy as np
 import pytest
-from pymoo.optimize import minimize
 
 from pymoo_fs.algorithms import SBPSO
 from pymoo_fs.algorithms.soo.sbpso import flip_probability, sticky_flip
 from pymoo_fs.problems import WeightedFeatureSelection
-from tests.algorithms.loops import FixedDraws, TargetEvaluator, ask_and_tell
+from tests.algorithms.loops import (FixedDraws, TargetEvaluator, advance, ask_and_tell,
+                                    assert_reproducible, replay)
 
 
 def _target_problem(D=20):
@@ -64,17 +64,11 @@ def test_first_move_leaves_the_gbest_particle_in_place():
 
 def test_move_replays_its_draws():
     problem = _target_problem()
-    alg = SBPSO(pop_size=5, i_m=0.3, i_p=0.2, i_g=0.4, stickiness_steps=10)
-    alg.setup(problem, termination=("n_gen", 5), seed=1)
-    for _ in range(3):
-        pop = alg.ask()
-        alg.evaluator.eval(problem, pop)
-        alg.tell(infills=pop)
+    alg = advance(problem, SBPSO(pop_size=5, i_m=0.3, i_p=0.2, i_g=0.4, stickiness_steps=10),
+                  3, seed=1)
     X, stk, P, g = alg.X_.copy(), alg.V_.copy(), alg.pbest_X_.copy(), alg.gbest_
-    state = alg.random_state.bit_generator.state
+    rs = replay(alg)
     pop = alg.ask()
-    rs = np.random.default_rng()
-    rs.bit_generator.state = state
     p = 0.3 * (1 - stk) + 0.2 * np.abs(P - X) + 0.4 * np.abs(P[g] - X)
     flip = rs.random(X.shape) < p
     _, X_new, stk_new = alg._pending
@@ -86,13 +80,10 @@ def test_move_replays_its_draws():
 
 def test_stickiness_stays_in_unit_interval_and_runs_reproduce():
     problem = _target_problem(30)
-    a = minimize(problem, SBPSO(pop_size=8, stickiness_steps=3), ("n_gen", 15), seed=2)
-    b = minimize(problem, SBPSO(pop_size=8, stickiness_steps=3), ("n_gen", 15), seed=2)
-    c = minimize(problem, SBPSO(pop_size=8, stickiness_steps=3), ("n_gen", 15), seed=3)
+    a = assert_reproducible(problem, lambda: SBPSO(pop_size=8, stickiness_steps=3),
+                            ("n_gen", 15), (2, 3))
     stk = a.algorithm.V_
     assert np.all((stk >= 0) & (stk <= 1)) and stk.min() < 0.34
-    np.testing.assert_array_equal(a.algorithm.X_, b.algorithm.X_)
-    assert not np.array_equal(a.algorithm.X_, c.algorithm.X_)
     assert a.algorithm.evaluator.n_eval == 8 * 15
 
 
