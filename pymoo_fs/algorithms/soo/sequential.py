@@ -30,7 +30,7 @@ class SequentialSelection(FeatureSelectionAlgorithm):
         problem's objective.
     **kwargs
         pymoo's ``Algorithm`` keywords; any other keyword raises ``TypeError``. Without a
-        ``termination`` the search runs until it stops by itself.
+        ``termination`` (or with ``None``) the search runs until it stops by itself.
 
     Attributes
     ----------
@@ -89,6 +89,12 @@ class SequentialSelection(FeatureSelectionAlgorithm):
         super().__init__(**kwargs)
         self.direction = check_choice("direction", direction, ("forward", "backward"))
         self.fitness = check_choice("fitness", fitness, FITNESS)
+
+    def setup(self, problem, **kwargs):
+        """pymoo's ``setup``; ``termination=None`` means none (the search stops by itself)."""
+        if "termination" in kwargs and kwargs["termination"] is None:
+            kwargs["termination"] = NoTermination()
+        return super().setup(problem, **kwargs)
 
     def _setup(self, problem, **kwargs):
         super()._setup(problem, **kwargs)
