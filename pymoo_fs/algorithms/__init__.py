@@ -12,18 +12,23 @@ it to boolean masks, never an empty one, before evaluation, so every result is a
 """
 
 from pymoo_fs.algorithms.base import FeatureSelectionAlgorithm, ParticleSwarm, SwarmAlgorithm
-from pymoo_fs.algorithms.moo import CMDPSOFS, configure_nsga2, configure_spea2
+from pymoo_fs.algorithms.moo import (CMDPSOFS, ISRPSO, MOPSO, PAES, configure_nsga2,
+                                     configure_paes, configure_spea2)
 from pymoo_fs.algorithms.registry import algorithm_names, make_algorithm
 from pymoo_fs.algorithms.soo import PSO
 
 __all__ = [
     "CMDPSOFS",
     "FeatureSelectionAlgorithm",
+    "ISRPSO",
+    "MOPSO",
+    "PAES",
     "PSO",
     "ParticleSwarm",
     "SwarmAlgorithm",
     "algorithm_names",
     "configure_nsga2",
+    "configure_paes",
     "configure_spea2",
     "make_algorithm",
 ]

@@ -1,6 +1,7 @@
 """Algorithms by name, for the command line and studies."""
 
-from pymoo_fs.algorithms.moo import CMDPSOFS, configure_nsga2, configure_spea2
+from pymoo_fs.algorithms.moo import (CMDPSOFS, ISRPSO, MOPSO, configure_nsga2, configure_paes,
+                                     configure_spea2)
 from pymoo_fs.algorithms.soo import PSO
 
 #: name -> (factory taking pop_size and keyword arguments, number of objectives it handles)
@@ -8,6 +9,9 @@ _REGISTRY = {
     "CMDPSOFS": (CMDPSOFS, 2),
     "NSGA-II": (configure_nsga2, 2),
     "SPEA2": (configure_spea2, 2),
+    "ISRPSO": (ISRPSO, 2),
+    "MOPSO": (MOPSO, 2),
+    "PAES": (configure_paes, 2),
     "PSO": (PSO, 1),
 }
 _ALIASES = {"NSGA2": "NSGA-II", "NSGAII": "NSGA-II", "PSO(C)": "PSO"}
