@@ -229,8 +229,26 @@ def test_acc1_is_computed_once_and_an_unchanged_member_is_reused():
     # same member, same union: nothing evaluated, the sequential cost counted again
     assert alg.evaluator.n_eval == n_eval and len(table.asked) == asked
     first, second = alg.ls_log_
-    assert second["reused"] == 1 and second["computed"] == 0
+    # its Inserting and Removing scans (the union is the member: no Swapping scan)
+    assert second["reused"] == 2 and second["computed"] == 0
     assert second["sequential"] == first["sequential"] > 0
+
+
+def test_scans_met_again_are_reused_with_the_same_outcome(table, acc1):
+    memo = isrpso.ScanMemo()
+    start, F = _mask(0, 1), table.evaluate(_mask(0, 1)[None, :])[0]
+    first = isrpso.improve_member(start, F, UNION, acc1, _table_flips(table), memo=memo)
+    memo.next_search()
+    table.asked.clear()
+    again = isrpso.improve_member(start, F, UNION, acc1, _table_flips(table), memo=memo)
+    assert table.asked == [] and again.n_computed == 0
+    assert again.n_reused == 4  # insert, remove, and the scans of u = f3 and u = f1
+    np.testing.assert_array_equal(again.mask, first.mask)
+    assert again.n_sequential == first.n_sequential == 8
+    # a search forgets the scans the search before it did not use
+    memo.next_search()
+    memo.next_search()
+    assert memo.get(("remove", np.packbits(_mask(0, 1, 3)).tobytes())) is None
 
 
 def test_local_search_runs_every_ls_every_moves():
@@ -248,36 +266,33 @@ def sequential_local_search(problem, mask, F, union, acc1):
     """
     count = [0]
 
-    def error(m):
-        count[0] += 1
-        return problem.evaluate(m[None, :])[0]
+    def first_better(current, f, trials):
+        """The first trial subset (in order) with a strictly lower error, else the current."""
+        for trial in trials:
+            count[0] += 1
+            g = problem.evaluate(trial[None, :])[0]
+            if g[0] < f[0]:
+                return trial, g
+        return current, f
+
+    def changed(mask, add=(), remove=()):
+        out = mask.copy()
+        out[list(add)], out[list(remove)] = True, False
+        return out
+
+    def by_acc1(mask, descending):
+        order = np.argsort(-acc1 if descending else acc1, kind="stable")
+        return [i for i in order if mask[i]]
 
     current, f = mask.copy(), F.copy()
-    outside = [u for u in np.argsort(-acc1, kind="stable") if union[u] and not current[u]]
-    for u in outside:  # Inserting
-        trial = current.copy()
-        trial[u] = True
-        g = error(trial)
-        if g[0] < f[0]:
-            current, f = trial, g
-            break
-    own = [s for s in np.argsort(acc1, kind="stable") if current[s]]
-    for s in own if len(own) > 1 else []:  # Removing
-        trial = current.copy()
-        trial[s] = False
-        g = error(trial)
-        if g[0] < f[0]:
-            current, f = trial, g
-            break
-    outside = [u for u in np.argsort(-acc1, kind="stable") if union[u] and not current[u]]
-    for u in outside:  # Swapping
-        for s in [s for s in np.argsort(acc1, kind="stable") if current[s]]:
-            trial = current.copy()
-            trial[s], trial[u] = False, True
-            g = error(trial)
-            if g[0] < f[0]:
-                current, f = trial, g
-                break
+    outside = by_acc1(union & ~current, descending=True)
+    current, f = first_better(current, f, (changed(current, add=[u]) for u in outside))
+    own = by_acc1(current, descending=False)
+    if len(own) > 1:
+        current, f = first_better(current, f, (changed(current, remove=[s]) for s in own))
+    for u in by_acc1(union & ~current, descending=True):
+        current, f = first_better(current, f, (changed(current, add=[u], remove=[s])
+                                                for s in by_acc1(current, descending=False)))
     return current, f, count[0]
 
 
@@ -290,8 +305,8 @@ def sonar_problem():
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_batched_search_equals_the_sequential_one_on_real_data(sonar_problem, seed):
     problem = sonar_problem
-    archive = minimize(problem, MOPSO(pop_size=8), ("n_gen", 4), seed=seed).algorithm.archive_
-    alg = ISRPSO(pop_size=8)
+    archive = minimize(problem, MOPSO(pop_size=6), ("n_gen", 3), seed=seed).algorithm.archive_
+    alg = ISRPSO(pop_size=6)
     alg.setup(problem, termination=("n_gen", 2), seed=0)
     acc1 = 1.0 - problem.evaluate(np.eye(problem.n_var, dtype=bool))[:, 0]
     union = archive.get("X").any(axis=0)

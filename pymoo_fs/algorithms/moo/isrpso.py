@@ -9,8 +9,8 @@ from pymoo.core.population import Population
 from pymoo_fs._validation import check_positive_int
 from pymoo_fs.algorithms.moo.mopso import MOPSO
 
-__all__ = ["ISRPSO", "LocalSearchResult", "improve_member", "insert_step", "remove_step",
-           "swap_step"]
+__all__ = ["ISRPSO", "LocalSearchResult", "ScanMemo", "improve_member", "insert_step",
+           "remove_step", "swap_step"]
 
 
 class ISRPSO(MOPSO):
@@ -54,8 +54,9 @@ class ISRPSO(MOPSO):
         excluded.
     ls_log_ : list of dict
         One entry per local search: ``move``, ``archive`` (snapshot size), ``union`` (|S|),
-        ``improved`` (members whose subset changed), ``reused`` (members answered from the
-        previous local search), ``sequential``, ``computed`` and ``seconds``.
+        ``improved`` (members whose subset changed), ``reused`` (scans answered from the
+        previous local searches, see :class:`ScanMemo`), ``sequential``, ``computed`` and
+        ``seconds``.
 
     Raises
     ------
@@ -95,9 +96,10 @@ class ISRPSO(MOPSO):
     first improving candidate in scan order: the outcome is the sequential one, because every
     candidate before it was computed and did not improve. For a Swapping scan the base is
     ``S_re + {u}`` and the flips remove each ``s``. A member whose error is already 0 cannot
-    improve, and its scans are not computed. A member met again with the same union ``S`` as
-    in the previous local search has the same result (the scores are deterministic), which is
-    reused without computation. ``n_ls_sequential_`` counts what the sequential
+    improve, and its scans are not computed. A scan met again (the same subset and candidates
+    as in the previous local search: an unchanged member, or a Swapping scan of a subset that
+    did not change) has the same outcome, since the scores are deterministic, and is reused
+    without computation (:class:`ScanMemo`). ``n_ls_sequential_`` counts what the sequential
     rule would evaluate, ``n_ls_computed_`` what was evaluated; seed 003's worst case is
     ``|A| (N + N^2 / 4)`` per local search.
 
@@ -147,7 +149,7 @@ class ISRPSO(MOPSO):
         self.n_ls_sequential_ = 0
         self.n_ls_computed_ = 0
         self.ls_log_ = []
-        self._memo = {}
+        self._memo = ScanMemo()
 
     def _tell(self, infills, idx):
         """MOPSO's personal bests and archive; every ``ls_every`` moves, the local search."""
@@ -170,23 +172,17 @@ class ISRPSO(MOPSO):
         union = snapshot.get("X").any(axis=0)
         entry = dict(move=self.n_moves_, archive=len(snapshot), union=int(union.sum()),
                      improved=0, reused=0, sequential=0, computed=0, seconds=0.0)
-        memo, self._memo = self._memo, {}
+        self._memo.next_search()
         for member in snapshot:
-            key = (np.packbits(member.X).tobytes(), np.packbits(union).tobytes())
-            if key in memo:  # the same member and union as last time: the same result
-                found = memo[key]
-                entry["reused"] += 1
-            else:
-                found = self._improve(member, union)
-            self._memo[key] = found
+            found = self._improve(member, union)
             entry["sequential"] += found.n_sequential
-            entry["computed"] += found.n_computed if key not in memo else 0
+            entry["computed"] += found.n_computed
+            entry["reused"] += found.n_reused
             if found.changed:
                 entry["improved"] += 1
                 self._offer(found.mask[None, :].astype(float),
                             Population.new("X", found.mask[None, :], "F", found.F[None, :]))
             if found.stopped:
-                self._memo.pop(key)
                 break
         entry["seconds"] = time.perf_counter() - start
         self.n_ls_sequential_ += entry["sequential"]
@@ -197,7 +193,7 @@ class ISRPSO(MOPSO):
         """Steps 1-3 on one member (the result so far when the budget runs out)."""
         try:
             return improve_member(member.X, member.F, union, self.acc1_,
-                                  self._flip_objectives, self.ls_batch)
+                                  self._flip_objectives, self.ls_batch, self._memo)
         except _BudgetSpent as spent:
             return spent.result
 
@@ -226,6 +222,8 @@ class LocalSearchResult:
         Evaluations the sequential first-improvement rule spends.
     n_computed : int
         Masks actually evaluated.
+    n_reused : int
+        Scans answered from a :class:`ScanMemo`.
     changed : bool
         Whether ``mask`` differs from the subset the search started from.
     stopped : bool
@@ -236,6 +234,7 @@ class LocalSearchResult:
     F: np.ndarray
     n_sequential: int = 0
     n_computed: int = 0
+    n_reused: int = 0
     changed: bool = False
     stopped: bool = False
 
@@ -281,10 +280,21 @@ def _first_improvement(base, candidates, error, flips, batch):
     return -1, None, k, computed, True
 
 
-def _scan(result, base, candidates, flips, batch, apply):
-    """Run one scan on ``result``; commit ``apply(base, feature)`` on improvement."""
-    pos, F, seq, comp, complete = _first_improvement(base, candidates, result.F[0], flips,
-                                                     batch)
+def _scan(result, base, candidates, flips, batch, apply, memo=None, key=None):
+    """Run one scan on ``result``; commit ``apply(base, feature)`` on improvement.
+
+    With a ``memo``, a scan already made (same ``key``: same subset, same candidates) is
+    answered from it; a complete scan is stored in it.
+    """
+    known = None if memo is None else memo.get(key)
+    if known is not None:
+        (pos, F, seq), comp, complete = known, 0, True
+        result.n_reused += 1
+    else:
+        pos, F, seq, comp, complete = _first_improvement(base, candidates, result.F[0],
+                                                         flips, batch)
+        if memo is not None and complete:
+            memo.put(key, (pos, F, seq))
     result.n_sequential += seq
     result.n_computed += comp
     if pos >= 0:
@@ -305,13 +315,17 @@ def _ascending(features, acc1):
     return features[np.argsort(acc1[features], kind="stable")]
 
 
+def _packed(mask):
+    return np.packbits(mask).tobytes()
+
+
 def _with(mask, feature, value):
     out = mask.copy()
     out[feature] = value
     return out
 
 
-def insert_step(result, union, acc1, flips, batch=None):
+def insert_step(result, union, acc1, flips, batch=None, memo=None):
     """Inserting: add the first feature of ``union`` (acc1 descending) that improves.
 
     Parameters
@@ -327,6 +341,8 @@ def insert_step(result, union, acc1, flips, batch=None):
         mask (possibly fewer rows when the budget runs out).
     batch : int, optional
         See ``ls_batch`` of :class:`ISRPSO`.
+    memo : ScanMemo, optional
+        Scans made before, reused when met again.
 
     Returns
     -------
@@ -339,10 +355,11 @@ def insert_step(result, union, acc1, flips, batch=None):
     """
     candidates = _descending(np.flatnonzero(union & ~result.mask), acc1)
     return _scan(result, result.mask, candidates, flips, batch,
-                 lambda base, f: _with(base, f, True))
+                 lambda base, f: _with(base, f, True), memo,
+                 ("insert", _packed(result.mask), _packed(union)))
 
 
-def remove_step(result, acc1, flips, batch=None):
+def remove_step(result, acc1, flips, batch=None, memo=None):
     """Removing: drop the first own feature (acc1 ascending) whose removal improves.
 
     A one-feature subset is left unchanged (and costs nothing). Parameters and return as
@@ -351,10 +368,10 @@ def remove_step(result, acc1, flips, batch=None):
     own = np.flatnonzero(result.mask)
     candidates = _ascending(own, acc1) if own.size > 1 else own[:0]
     return _scan(result, result.mask, candidates, flips, batch,
-                 lambda base, f: _with(base, f, False))
+                 lambda base, f: _with(base, f, False), memo, ("remove", _packed(result.mask)))
 
 
-def swap_step(result, union, acc1, flips, batch=None):
+def swap_step(result, union, acc1, flips, batch=None, memo=None):
     """Swapping: for each ``u`` of ``union`` outside the subset (acc1 descending), make the
     first improving exchange with a current feature ``s`` (acc1 ascending).
 
@@ -370,11 +387,12 @@ def swap_step(result, union, acc1, flips, batch=None):
         base = _with(result.mask, u, True)
         candidates = _ascending(np.flatnonzero(result.mask), acc1)
         swaps += _scan(result, base, candidates, flips, batch,
-                       lambda b, s: _with(b, s, False))
+                       lambda b, s: _with(b, s, False), memo,
+                       ("swap", _packed(result.mask), int(u)))
     return swaps
 
 
-def improve_member(mask, F, union, acc1, flips, batch=None):
+def improve_member(mask, F, union, acc1, flips, batch=None, memo=None):
     """Inserting, Removing, then Swapping on one archive member.
 
     Parameters
@@ -383,7 +401,7 @@ def improve_member(mask, F, union, acc1, flips, batch=None):
         The member's subset.
     F : ndarray of float64, shape (n_obj,)
         Its objectives (training error first).
-    union, acc1, flips, batch
+    union, acc1, flips, batch, memo
         As :func:`insert_step`.
 
     Returns
@@ -411,7 +429,47 @@ def improve_member(mask, F, union, acc1, flips, batch=None):
     """
     result = LocalSearchResult(np.asarray(mask, dtype=bool).copy(),
                                np.asarray(F, dtype=float).copy())
-    insert_step(result, union, acc1, flips, batch)
-    remove_step(result, acc1, flips, batch)
-    swap_step(result, union, acc1, flips, batch)
+    insert_step(result, union, acc1, flips, batch, memo)
+    remove_step(result, acc1, flips, batch, memo)
+    swap_step(result, union, acc1, flips, batch, memo)
     return result
+
+
+class ScanMemo:
+    """Outcomes of the scans of the last two local searches, by what they scanned.
+
+    A scan's outcome (the position of its first improvement, that candidate's objectives, the
+    sequential count) depends only on the subset, the candidates and the fixed acc1 order,
+    because the evaluator's scores are deterministic: an Inserting scan on (subset, union), a
+    Removing scan on the subset, a Swapping scan on (subset, ``u``). Entries made or used in a
+    local search are kept for the next one; the others are dropped, which bounds the memory.
+
+    Examples
+    --------
+    >>> from pymoo_fs.algorithms.moo.isrpso import ScanMemo
+    >>> memo = ScanMemo()
+    >>> memo.put("a", 1)
+    >>> memo.next_search(); memo.get("a"), memo.get("b")
+    (1, None)
+    >>> memo.next_search(); memo.next_search(); memo.get("a")
+    """
+
+    def __init__(self):
+        self._previous, self._current = {}, {}
+
+    def get(self, key):
+        """The stored outcome of ``key``, or None."""
+        if key in self._current:
+            return self._current[key]
+        if key in self._previous:
+            self._current[key] = self._previous.pop(key)
+            return self._current[key]
+        return None
+
+    def put(self, key, value):
+        """Store an outcome."""
+        self._current[key] = value
+
+    def next_search(self):
+        """Start a new local search: forget what the one before the last did not use."""
+        self._previous, self._current = self._current, {}
