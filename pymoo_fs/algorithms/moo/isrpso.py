@@ -32,8 +32,8 @@ class ISRPSO(MOPSO):
     ls_batch : int, optional
         How the first-improvement scans are computed; the result is the same either way (see
         Notes). Default: each scan's candidates in one batch (one
-        :meth:`~pymoo_fs.algorithms.FeatureSelectionAlgorithm.evaluate_flips` call per step,
-        and per feature ``u`` in Swapping). An int ``b``: batches of ``b``, ``2b``, ``4b``,
+        :meth:`~pymoo_fs.algorithms.FeatureSelectionAlgorithm.flip_objectives` call per
+        step, and per feature ``u`` in Swapping). An int ``b``: batches of ``b``, ``2b``, ``4b``,
         ... candidates, stopping at the first batch that holds an improvement, which computes
         fewer masks when improvements come early, in more calls.
     **kwargs
@@ -108,9 +108,10 @@ class ISRPSO(MOPSO):
     is left, and when a scan cannot be completed the local search stops (the current member's
     best subset so far is still offered to the archive).
 
-    Departures from the paper: the snapshot, the acc1 estimator, the orders of equal acc1, the
-    last-feature and swapped-out rules and the error-0 shortcut are [A]; seed 003's Algorithm 1
-    is not in the seed text and is reconstructed (ALGORITHMS.md §7.3).
+    Departures from the paper: the snapshot, the acc1 estimator, the orders of equal acc1 and
+    the last-feature and swapped-out rules are [A]; seed 003's Algorithm 1 is not in the seed
+    text and is reconstructed (ALGORITHMS.md §7.3). Batching, the error-0 shortcut and the
+    memo change what is computed, never the result.
 
     References
     ----------
