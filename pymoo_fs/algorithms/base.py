@@ -19,6 +19,7 @@ velocities of the next generation) and ``_tell`` (leaders, archives, personal be
 
 import numpy as np
 from pymoo.core.algorithm import Algorithm
+from pymoo.core.evaluator import Evaluator
 from pymoo.core.population import Population
 from pymoo.termination.max_eval import MaximumFunctionCallTermination
 from pymoo.util.display.multi import MultiObjectiveOutput
@@ -193,11 +194,12 @@ class FeatureSelectionAlgorithm(Algorithm):
         pymoo's evaluator is handed a :class:`_FlipBatch`, which offers the few
         ``Population`` methods it uses (``len``, indexing, ``get``, ``set``, ``apply``) on
         arrays, with ``skip_already_evaluated=False`` (every flip is new). When the evaluator
-        has a callback, which may expect a real ``Population``, this falls back to
+        is not pymoo's own ``Evaluator`` (a subclass may do more with the individuals) or has
+        a callback, which may expect a real ``Population``, this falls back to
         :meth:`evaluate_flips`.
         """
         features = np.asarray(features, dtype=np.int64)
-        if getattr(self.evaluator, "callback", None) is not None:
+        if type(self.evaluator) is not Evaluator or self.evaluator.callback is not None:
             return self.evaluate_flips(mask, features).get("F")
         mask = np.asarray(mask, dtype=bool)
         batch = _FlipBatch(flip_masks(mask, features))
