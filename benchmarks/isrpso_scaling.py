@@ -3,7 +3,7 @@
 Usage::
 
     python benchmarks/isrpso_scaling.py                       # the four default datasets
-    python benchmarks/isrpso_scaling.py --datasets musk1 dlbcl --generations 6
+    python benchmarks/isrpso_scaling.py --datasets musk1 dlbcl:6   # dlbcl: 6 generations
     python benchmarks/isrpso_scaling.py --write               # also update RESULTS.md
 
 For each dataset (seed 003's protocol: stratified 70/30 split, [0, 1] scaling fitted on the
@@ -75,7 +75,7 @@ def run_one(name, generations, seed, threads, subset):
         res = minimize(problem, alg, ("n_gen", generations), seed=seed, copy_algorithm=False)
     total = time.perf_counter() - start
     log = alg.ls_log_
-    row = dict(dataset=name, D=problem.n_var, n_train=problem.evaluator.n_samples,
+    row = dict(dataset=name, generations=generations, D=problem.n_var, n_train=problem.evaluator.n_samples,
                seconds=total, ls_seconds=sum(e["seconds"] for e in log), calls=len(log),
                n_eval=alg.evaluator.n_eval, sequential=alg.n_ls_sequential_,
                computed=alg.n_ls_computed_, front=len(res.F),
@@ -107,15 +107,16 @@ def check_against_sequential(problem, alg, subset):
                 check_sequential_s=sequential, check_batched_s=batched, check_same=same)
 
 
-def format_rows(rows, generations, threads):
+def format_rows(rows, command, threads):
     lines = [
-        "| dataset | D | n train | run s | local search s | calls | s / call | "
+        "| dataset | D | n train | generations | run s | local search s | calls | s / call | "
         "sequential evals / call | computed / call | n_eval | front |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         calls = max(r["calls"], 1)
         lines.append(
-            f"| {r['dataset']} | {r['D']} | {r['n_train']} | {r['seconds']:.1f} | "
+            f"| {r['dataset']} | {r['D']} | {r['n_train']} | {r['generations']} | "
+            f"{r['seconds']:.1f} | "
             f"{r['ls_seconds']:.1f} | {r['calls']} | {r['ls_seconds'] / calls:.2f} | "
             f"{r['sequential'] / calls:,.0f} | {r['computed'] / calls:,.0f} | "
             f"{r['n_eval']:,} | {r['front']} |")
@@ -136,16 +137,26 @@ def format_rows(rows, generations, threads):
         calls = "; ".join(f"{e['move']}: {e['archive']}, {e['union']}, {e['sequential']:,}, "
                           f"{e['computed']:,}, {e['seconds']:.1f}" for e in r["log"])
         lines.append(f"- {r['dataset']}: {calls}")
-    head = (f"`python benchmarks/isrpso_scaling.py --generations {generations} --threads "
-            f"{threads}` on {datetime.date.today().isoformat()}: one ISRPSO run per dataset "
-            f"(30 particles, {generations - 1} iterations, a local search every 5), seed 003's "
-            f"protocol (70/30, KNN-5, 10-fold inner CV).")
+    head = (f"`python benchmarks/isrpso_scaling.py {command}` on "
+            f"{datetime.date.today().isoformat()} ({threads} evaluator threads, load average "
+            f"{_load()} when it ended): one ISRPSO run per dataset (30 particles, generations "
+            f"= the initial swarm + the iterations, a local search every 5 iterations), seed "
+            f"003's protocol (70/30, KNN-5, 10-fold inner CV).")
     return "\n".join(["", MARKER, "", head, "", *lines, ""])
+
+
+def _load():
+    try:
+        with open("/proc/loadavg") as fh:
+            return fh.read().split()[0]
+    except OSError:
+        return "unknown"
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--datasets", nargs="+", default=list(DATASETS))
+    parser.add_argument("--datasets", nargs="+", default=list(DATASETS),
+                        help="names, each optionally with its own generations: dlbcl:6")
     parser.add_argument("--generations", type=int, default=101)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=2)
@@ -154,14 +165,16 @@ def main(argv=None):
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args(argv)
     rows = []
-    for name in args.datasets:
-        rows.append(run_one(name, args.generations, args.seed, args.threads, args.subset))
+    for item in args.datasets:
+        name, _, gens = item.partition(":")
+        rows.append(run_one(name, int(gens or args.generations), args.seed, args.threads,
+                            args.subset))
         r = rows[-1]
         print(f"{name}: D={r['D']} run {r['seconds']:.1f} s, local search {r['ls_seconds']:.1f} s "
               f"in {r['calls']} calls, sequential {r['sequential']:,} computed "
               f"{r['computed']:,}; check same={r['check_same']} "
               f"({r['check_sequential_s']:.2f} s vs {r['check_batched_s']:.2f} s)", flush=True)
-    text = format_rows(rows, args.generations, args.threads)
+    text = format_rows(rows, " ".join(sys.argv[1:] if argv is None else argv), args.threads)
     print(text)
     if args.write:
         path = ROOT / "benchmarks" / "RESULTS.md"
