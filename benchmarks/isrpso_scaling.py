@@ -75,7 +75,8 @@ def run_one(name, generations, seed, threads, subset):
         res = minimize(problem, alg, ("n_gen", generations), seed=seed, copy_algorithm=False)
     total = time.perf_counter() - start
     log = alg.ls_log_
-    row = dict(dataset=name, generations=generations, D=problem.n_var, n_train=problem.evaluator.n_samples,
+    row = dict(dataset=name, generations=generations, D=problem.n_var,
+               n_train=problem.evaluator.n_samples,
                seconds=total, ls_seconds=sum(e["seconds"] for e in log), calls=len(log),
                n_eval=alg.evaluator.n_eval, sequential=alg.n_ls_sequential_,
                computed=alg.n_ls_computed_, front=len(res.F),
