@@ -23,6 +23,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from pymoo_fs.comparison import DEFAULT_ALGORITHMS  # noqa: E402
+
 MARKER = "## `pymoo-fs compare`"
 
 
@@ -68,7 +72,7 @@ def main(argv=None):
         "", MARKER, "",
         f"`python benchmarks/compare_cli.py --before {args.before}` on "
         f"{datetime.date.today().isoformat()}: wall-clock seconds of `pymoo-fs compare` with "
-        f"its defaults (musk1, CMDPSOFS + NSGA-II + SPEA2, 3 runs x 100 generations x 30, "
+        f"its defaults (musk1, {' + '.join(DEFAULT_ALGORITHMS)}, 3 runs x 100 generations x 30, "
         f"10-fold KNN-5), median of {args.repeats} after one untimed run.",
         "", *lines, ""])
     print(text)

@@ -49,7 +49,9 @@ def build_parser():
                    help=f"comma-separated, from {', '.join(algorithm_names(2))}")
     p.add_argument("--runs", type=int, default=3, help="independent runs per algorithm")
     p.add_argument("--generations", type=int, default=100,
-                   help="generations per run (the first is the initial population)")
+                   help="generations per run (the first is the initial population); PAES, "
+                        "one evaluation per generation, gets pop-size x generations "
+                        "evaluations")
     p.add_argument("--pop-size", type=int, default=30, help="population / swarm size")
     p.add_argument("--seed", type=int, default=0,
                    help="seed of the split and folds; each run's seed is derived from it and the run index")

@@ -29,14 +29,18 @@ from pymoo.core.callback import Callback
 
 from pymoo_fs._validation import check_int, check_seed
 from pymoo_fs.algorithms.registry import canonical_name, n_objectives
-from pymoo_fs.analysis import best_front, hypervolume, igd, nondominated, plot_fronts
+from pymoo_fs.analysis import (average_front, best_front, hypervolume, igd, nondominated,
+                               plot_fronts)
 from pymoo_fs.analysis import reference_front
 from pymoo_fs.studies import AlgorithmSpec, Budget, Protocol, StudySpec, StudySpecError
 from pymoo_fs.studies.report import StudyResults, summary_tables
 from pymoo_fs.studies.runner import (check_study, execute_run, plan_runs, problem_of,
                                      reference_record)
 
-DEFAULT_ALGORITHMS = ("CMDPSOFS", "NSGA-II", "SPEA2")
+DEFAULT_ALGORITHMS = ("ISRPSO", "MOPSO", "CMDPSOFS", "NSGA-II")
+#: algorithms that evaluate one solution per generation; a comparison gives them
+#: ``pop_size * generations`` evaluations, the budget of the population-based ones
+EVALUATION_BUDGETED = ("PAES",)
 
 RESULT_COLUMNS = ("algorithm", "run", "hv_train", "igd_train", "hv_test", "igd_test", "n_eval",
                   "seconds", "front_size")
@@ -161,14 +165,17 @@ def prepare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=
     ----------
     dataset : str or path, default="musk1"
         A name or path understood by :func:`pymoo_fs.datasets.load_dataset`.
-    algorithms : sequence of str, default=("CMDPSOFS", "NSGA-II", "SPEA2")
+    algorithms : sequence of str, default=("ISRPSO", "MOPSO", "CMDPSOFS", "NSGA-II")
         Multi-objective algorithm names (:func:`pymoo_fs.algorithms.algorithm_names` with
-        ``n_obj=2``).
+        ``n_obj=2``): ISRPSO, MOPSO, CMDPSOFS, NSGA-II, SPEA2, PAES.
     runs : int, default=3
         Independent runs per algorithm.
     generations : int, default=100
         pymoo generations (``("n_gen", generations)``); generation 1 is the initial population,
-        so a run costs ``pop_size * generations`` evaluations.
+        so a run costs ``pop_size * generations`` evaluations (ISRPSO's local searches come
+        on top, counted in its ``n_eval``). PAES, which evaluates one solution per
+        generation, runs for ``("n_eval", pop_size * generations)`` instead (seed 003: 30 x
+        100 = 3,000).
     pop_size : int, default=30
         Population or swarm size.
     seed : int, default=0
@@ -231,7 +238,9 @@ def prepare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=
                         n_neighbors=n_neighbors, inner_cv=cv, scoring="accuracy",
                         objective=objective, alpha=alpha)
     spec = StudySpec(name="compare", datasets=[str(dataset)], runs=runs, seed=seed,
-                     algorithms=[AlgorithmSpec(n, {"pop_size": pop_size}) for n in names],
+                     algorithms=[AlgorithmSpec(n, {"pop_size": pop_size},
+                                               budget=_budget_of(n, pop_size, generations))
+                                 for n in names],
                      budget=Budget(n_gen=generations), protocol=protocol, data_dir=data_dir,
                      reference=reference)
     try:
@@ -244,6 +253,13 @@ def prepare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=
     if objective == "weighted":
         settings.update(objective=objective, alpha=alpha, reference=spec.reference_label)
     return Setup(spec, problem_of(spec, spec.datasets[0]), names, settings)
+
+
+def _budget_of(name, pop_size, generations):
+    """The budget of one algorithm when it differs from the study's generations."""
+    if name in EVALUATION_BUDGETED:
+        return Budget(n_eval=pop_size * generations)
+    return None
 
 
 def _reject_duplicates(given, names):
@@ -295,7 +311,9 @@ def run(setup, progress=None):
         if progress:
             progress("run_start", algorithm=key.algorithm, run=key.run, index=index,
                      total=len(keys))
-        callback = _GenerationCallback(progress, key.algorithm, key.run, s["generations"])
+        budget = _budget_of(key.algorithm, s["pop_size"], s["generations"])
+        callback = _GenerationCallback(progress, key.algorithm, key.run,
+                                       s["generations"] if budget is None else budget.n_eval)
         record, seconds = execute_run(setup.spec, key, callback=callback if progress else None)
         records.append(dict(record, seconds=seconds))
         masks = np.zeros((len(record["features"]), problem.n_var), dtype=bool)
@@ -336,8 +354,8 @@ def compare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=
     --------
     >>> from pymoo_fs.comparison import compare, format_table
     >>> c = compare("sonar", runs=1, generations=3, pop_size=10, cv=5)
-    >>> [r.n_eval for r in c.runs]
-    [30, 30, 30]
+    >>> [(r.algorithm, r.n_eval) for r in c.runs]
+    [('ISRPSO', 30), ('MOPSO', 30), ('CMDPSOFS', 30), ('NSGA-II', 30)]
     >>> c = compare("sonar", ["FSIPSO", "PSO", "SFS"], runs=2, generations=3, pop_size=10, cv=5,
     ...             objective="weighted")
     >>> header, rows = c.table
@@ -489,9 +507,11 @@ def write_results(comparison, out_dir, check=None):
     ``results.csv`` has one row per algorithm and run (columns :data:`RESULT_COLUMNS`);
     ``fronts.csv`` one row per front point (columns :data:`FRONT_COLUMNS`; ``features`` holds
     the selected 0-based feature indices separated by spaces). ``fronts.png`` shows, per
-    algorithm, the non-dominated union of its runs' fronts on the training data (inner-CV
-    error) and on the test data (hold-out error, non-dominance recomputed on it), with the
-    all-features error as a dashed line.
+    algorithm, seed 003's two fronts of its runs (§7.4): the "best" front, the non-dominated
+    union of the runs' fronts (``NAME-Best``), and the "average" front, the mean error of the
+    union's members of each subset size (``NAME-Ave``), on the training data (inner-CV
+    error) and on the test data (hold-out error; the best front's non-dominance recomputed
+    on it), with the all-features error as a dashed line.
 
     The three files are moved into place by three renames within one directory, during which
     a Ctrl-C (SIGINT) is held back and delivered right after (when called from the main
@@ -531,15 +551,19 @@ def _front_writers(comparison):
             idx = np.flatnonzero(mask)
             front_rows.append([r.algorithm, r.run, idx.size, f_tr[1], f_tr[0], f_te[0],
                                " ".join(map(str, idx))])
-    train = {a: best_front([r.F_train for r in comparison.runs if r.algorithm == a])
-             for a in comparison.algorithms}
-    test = {a: best_front([r.F_test for r in comparison.runs if r.algorithm == a])
-            for a in comparison.algorithms}
+    fronts = {}
+    for kind, pool in (("best", best_front), ("average", average_front)):
+        for part in ("train", "test"):
+            fronts[f"{kind}_{part}"] = {
+                a: pool([getattr(r, f"F_{part}") for r in comparison.runs if r.algorithm == a])
+                for a in comparison.algorithms}
 
     def figure(path):
         runs = comparison.settings["runs"]
-        plot_fronts(train, test, path=path, full_error=comparison.full_error,
-                    title=f"{comparison.dataset}: best fronts of {runs} runs")
+        plot_fronts(fronts["best_train"], fronts["best_test"], path=path,
+                    full_error=comparison.full_error, train_average=fronts["average_train"],
+                    test_average=fronts["average_test"],
+                    title=f"{comparison.dataset}: best and average fronts of {runs} runs")
 
     return {"results": ("results.csv", lambda path: _write_csv(path, RESULT_COLUMNS, rows)),
             "fronts": ("fronts.csv", lambda path: _write_csv(path, FRONT_COLUMNS, front_rows)),

@@ -11,7 +11,7 @@ import pytest
 from pymoo_fs import cli, comparison
 from pymoo_fs.datasets import load_dataset
 
-ALGORITHMS = ["CMDPSOFS", "NSGA-II", "SPEA2"]
+ALGORITHMS = ["ISRPSO", "MOPSO", "CMDPSOFS", "NSGA-II"]  # the default set
 SMALL = ["--dataset", "sonar", "--runs", "1", "--generations", "3", "--pop-size", "8",
          "--folds", "3"]
 
@@ -42,7 +42,7 @@ def test_module_end_to_end(tmp_path):
     # progress goes to stderr, one line per run
     assert [line for line in proc.stderr.splitlines() if line.startswith("[")] == [
         line for line in proc.stderr.splitlines() if "evaluations" in line]
-    assert len([line for line in proc.stderr.splitlines() if "evaluations" in line]) == 3
+    assert len([line for line in proc.stderr.splitlines() if "evaluations" in line]) == 4
     _check_outputs(tmp_path)
 
 
@@ -56,7 +56,7 @@ def test_main_in_process(tmp_path, monkeypatch, capsys):
 
     monkeypatch.setattr(comparison, "plot_fronts", capture)
     out = tmp_path / "results"
-    status = cli.main(["compare", *SMALL, "--algorithms", "cmdpsofs,nsga2,SPEA2",
+    status = cli.main(["compare", *SMALL, "--algorithms", "isrpso,mopso,cmdpsofs,nsga2",
                        "--out", str(out)])
     assert status == 0
     captured = capsys.readouterr()
@@ -67,7 +67,8 @@ def test_main_in_process(tmp_path, monkeypatch, capsys):
     assert len(fig.axes) == 2
     for ax in fig.axes:
         labels = [t.get_text() for t in ax.get_legend().get_texts()]
-        assert [label for label in labels if label != "all features"] == ALGORITHMS
+        assert [label for label in labels if label.endswith("-Best")] == [
+            f"{a}-Best" for a in ALGORITHMS]
 
 
 BAD = [

@@ -14,7 +14,7 @@ from pymoo_fs.analysis import nondominated
 from pymoo_fs.comparison import (FRONT_COLUMNS, RESULT_COLUMNS, ConsoleProgress, compare,
                                  format_table, prepare, run, write_results)
 
-ALGORITHMS = ["CMDPSOFS", "NSGA-II", "SPEA2"]
+ALGORITHMS = ["ISRPSO", "MOPSO", "CMDPSOFS", "NSGA-II"]  # the default set
 SETTINGS = dict(runs=2, generations=4, pop_size=8, cv=3)
 
 
@@ -93,11 +93,11 @@ def test_full_error_and_progress_events(result, prepared):
     assert result.full_error == (pytest.approx(prepared.problem.evaluate(ones)[0, 0]),
                                  pytest.approx(prepared.problem.holdout_objectives(ones)[0, 0]))
     kinds = [event for event, _ in result.events]
-    assert kinds.count("run_start") == 6 and kinds.count("run_end") == 6
-    assert kinds.count("generation") == 6 * 4
+    assert kinds.count("run_start") == 8 and kinds.count("run_end") == 8
+    assert kinds.count("generation") == 8 * 4
     ends = [info for event, info in result.events if event == "run_end"]
-    assert [info["index"] for info in ends] == list(range(1, 7))
-    assert all(info["total"] == 6 for info in ends)
+    assert [info["index"] for info in ends] == list(range(1, 9))
+    assert all(info["total"] == 8 for info in ends)
 
 
 def test_same_seed_reproduces_the_comparison(result):
@@ -166,7 +166,9 @@ def test_write_results_files(result, tmp_path, monkeypatch):
     (fig,) = figures
     for ax in fig.axes:
         labels = [t.get_text() for t in ax.get_legend().get_texts()]
-        assert [name for name in labels if name in ALGORITHMS] == ALGORITHMS
+        # seed 003's "best" and "average" fronts of each algorithm, and the full-feature line
+        assert labels == ([f"{a}-Best" for a in ALGORITHMS] + [f"{a}-Ave" for a in ALGORITHMS]
+                          + ["all features"])
 
 
 def test_write_results_overwrites(result, tmp_path):
@@ -251,14 +253,29 @@ def test_format_table_names_every_algorithm(result):
     assert "HV train" in lines[1] and "IGD test" in lines[1]
 
 
+def test_paes_gets_pop_size_times_generations_evaluations():
+    c = compare("sonar", algorithms=["PAES", "SPEA2"], runs=1, generations=4, pop_size=8,
+                cv=3)
+    assert [(r.algorithm, r.n_eval) for r in c.runs] == [("PAES", 32), ("SPEA2", 32)]
+    assert 1 <= c.runs[0].masks.shape[0] <= 32
+
+
+def test_seed_003_algorithms_are_all_known():
+    setup = prepare("sonar", algorithms=["isrpso", "mopso", "cmdpsofs", "nsga2", "spea2",
+                                         "paes"], **SETTINGS)
+    assert setup.algorithms == ["ISRPSO", "MOPSO", "CMDPSOFS", "NSGA-II", "SPEA2", "PAES"]
+    budgets = {a.name: setup.spec.budget_of(a).as_dict() for a in setup.spec.algorithms}
+    assert budgets["PAES"] == {"n_eval": 32} and budgets["ISRPSO"] == {"n_gen": 4}
+
+
 def test_console_progress_writes_one_line_per_run(result):
     stream = io.StringIO()
     progress = ConsoleProgress(stream)
     for event, info in result.events:
         progress(event, **info)
     lines = stream.getvalue().splitlines()
-    assert len(lines) == 6
-    assert lines[0].startswith("[1/6] CMDPSOFS run 1:") and "32 evaluations" in lines[0]
+    assert len(lines) == 8
+    assert lines[0].startswith("[1/8] ISRPSO run 1:") and "32 evaluations" in lines[0]
 
 
 @pytest.mark.parametrize("kwargs,match", [

@@ -12,7 +12,8 @@ it to boolean masks, never an empty one, before evaluation, so every result is a
 """
 
 from pymoo_fs.algorithms.base import FeatureSelectionAlgorithm, ParticleSwarm, SwarmAlgorithm
-from pymoo_fs.algorithms.moo import CMDPSOFS, configure_nsga2, configure_spea2
+from pymoo_fs.algorithms.moo import (CMDPSOFS, ISRPSO, MOPSO, PAES, configure_nsga2,
+                                     configure_paes, configure_spea2)
 from pymoo_fs.algorithms.registry import algorithm_names, make_algorithm
 from pymoo_fs.algorithms.soo import (BPSO, CSO, FSIPSO, PSO, PSO42, SBPSO, SBS, SFS, UBPSO,
                                      SequentialSelection)
@@ -23,6 +24,9 @@ __all__ = [
     "CSO",
     "FSIPSO",
     "FeatureSelectionAlgorithm",
+    "ISRPSO",
+    "MOPSO",
+    "PAES",
     "PSO",
     "PSO42",
     "ParticleSwarm",
@@ -34,6 +38,7 @@ __all__ = [
     "UBPSO",
     "algorithm_names",
     "configure_nsga2",
+    "configure_paes",
     "configure_spea2",
     "make_algorithm",
 ]

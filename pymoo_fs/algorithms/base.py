@@ -19,6 +19,7 @@ velocities of the next generation) and ``_tell`` (leaders, archives, personal be
 
 import numpy as np
 from pymoo.core.algorithm import Algorithm
+from pymoo.core.evaluator import Evaluator
 from pymoo.core.population import Population
 from pymoo.termination.max_eval import MaximumFunctionCallTermination
 from pymoo.util.display.multi import MultiObjectiveOutput
@@ -193,6 +194,77 @@ class FeatureSelectionAlgorithm(Algorithm):
         else:
             self.evaluator.eval(self.problem, pop)
         return pop
+
+    def flip_objectives(self, mask, features):
+        """Objectives of the one-feature flips of ``mask``, counted in ``n_eval``, as an array.
+
+        The same evaluations as :meth:`evaluate_flips` (through pymoo's evaluator, each flip
+        one evaluation in ``n_eval``), without building one pymoo ``Individual`` per flip,
+        which costs more than the flip itself for large neighbourhoods (local searches score
+        thousands of flips per step).
+
+        Parameters
+        ----------
+        mask : ndarray of bool, shape (D,)
+            The base feature subset.
+        features : array-like of int, shape (k,)
+            Features to flip; a flip that would empty the mask is refused by the problem.
+
+        Returns
+        -------
+        F : ndarray of float64, shape (k, n_obj)
+            ``F[i]`` = the objectives of ``mask`` with ``features[i]`` flipped.
+
+        Notes
+        -----
+        pymoo's evaluator is handed a :class:`_FlipBatch`, which offers the few
+        ``Population`` methods it uses (``len``, indexing, ``get``, ``set``, ``apply``) on
+        arrays, with ``skip_already_evaluated=False`` (every flip is new). When the evaluator
+        is not pymoo's own ``Evaluator`` (a subclass may do more with the individuals) or has
+        a callback, which may expect a real ``Population``, this falls back to
+        :meth:`evaluate_flips`.
+        """
+        features = np.asarray(features, dtype=np.int64)
+        if type(self.evaluator) is not Evaluator or self.evaluator.callback is not None:
+            return self.evaluate_flips(mask, features).get("F")
+        mask = np.asarray(mask, dtype=bool)
+        batch = _FlipBatch(flip_masks(mask, features))
+        if hasattr(self.problem, "evaluate_flips"):
+            self.evaluator.eval(self.problem, batch, skip_already_evaluated=False,
+                                flips_of=mask)
+        else:
+            self.evaluator.eval(self.problem, batch, skip_already_evaluated=False)
+        return batch.get("F")
+
+
+class _FlipBatch:
+    """A batch of masks with the ``Population`` methods pymoo's ``Evaluator.eval`` calls.
+
+    Used by :meth:`FeatureSelectionAlgorithm.flip_objectives` with
+    ``skip_already_evaluated=False``: the evaluator indexes it with all rows, reads ``X``,
+    writes the outputs (``F``, ...) and marks the rows evaluated.
+    """
+
+    def __init__(self, X):
+        self._values = {"X": X}
+
+    def __len__(self):
+        return self._values["X"].shape[0]
+
+    def __getitem__(self, index):
+        if not np.array_equal(np.asarray(index), np.arange(len(self))):
+            raise IndexError("a flip batch is evaluated as a whole")
+        return self
+
+    def get(self, key):
+        return self._values[key]
+
+    def set(self, key, value):
+        self._values[key] = np.asarray(value)
+        return self
+
+    def apply(self, func):
+        return self
 
 
 class SwarmAlgorithm(FeatureSelectionAlgorithm):

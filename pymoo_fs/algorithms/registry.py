@@ -2,7 +2,8 @@
 
 from functools import partial
 
-from pymoo_fs.algorithms.moo import CMDPSOFS, configure_nsga2, configure_spea2
+from pymoo_fs.algorithms.moo import (CMDPSOFS, ISRPSO, MOPSO, configure_nsga2, configure_paes,
+                                     configure_spea2)
 from pymoo_fs.algorithms.soo import BPSO, CSO, FSIPSO, PSO, PSO42, SBPSO, SBS, SFS, UBPSO
 
 
@@ -21,6 +22,9 @@ _REGISTRY = {
     "CMDPSOFS": (CMDPSOFS, 2),
     "NSGA-II": (configure_nsga2, 2),
     "SPEA2": (configure_spea2, 2),
+    "ISRPSO": (ISRPSO, 2),
+    "MOPSO": (MOPSO, 2),
+    "PAES": (configure_paes, 2),
     "PSO": (PSO, 1),
     # seed 000: FSIPSO, its swarm baselines, and Weka's greedy searches
     "FSIPSO": (FSIPSO, 1),

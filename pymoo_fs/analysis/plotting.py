@@ -32,6 +32,19 @@ def _check_fronts(fronts, name):
     return {str(k): _as_front(v, f"{name}[{k!r}]", n_obj=2) for k, v in fronts.items()}
 
 
+def _check_averages(averages, fronts, name):
+    """Validate average fronts against the fronts they accompany; None stays None."""
+    if averages is None:
+        return None
+    if fronts is None:
+        raise ValueError(f"{name} needs the fronts of its panel (test_fronts)")
+    averages = _check_fronts(averages, name)
+    unknown = [k for k in averages if k not in fronts]
+    if unknown:
+        raise ValueError(f"{name} names {unknown[0]!r}, which has no front to accompany")
+    return averages
+
+
 def _styles(names):
     """{name: (colour, marker, line style)}: distinct for up to 10 names, in order.
 
@@ -43,8 +56,12 @@ def _styles(names):
             for i, name in enumerate(names)}
 
 
-def _draw_panel(ax, fronts, styles, title, full_error):
-    """Draw one panel: each front as hollow markers joined by a step line in ratio order."""
+def _draw_panel(ax, fronts, styles, title, full_error, averages=None):
+    """Draw one panel: each front as hollow markers joined by a step line in ratio order.
+
+    With ``averages``, each algorithm's average front is drawn too, in its colour with small
+    filled markers on a dotted line, and the labels become ``NAME-Best`` and ``NAME-Ave``.
+    """
     for name, F in fronts.items():
         color, marker, linestyle = styles[name]
         order = np.lexsort((F[:, 0], F[:, 1]))  # ratio ascending, ties by error
@@ -52,7 +69,13 @@ def _draw_panel(ax, fronts, styles, title, full_error):
         ax.step(ratio, error, where="post", color=color, linestyle=linestyle, linewidth=1.2,
                 alpha=0.8)
         ax.plot(ratio, error, linestyle="none", marker=marker, markersize=6,
-                markerfacecolor="none", markeredgewidth=1.3, color=color, label=name)
+                markerfacecolor="none", markeredgewidth=1.3, color=color,
+                label=name if averages is None else f"{name}-Best")
+    for name, F in (averages or {}).items():
+        color, marker, _ = styles[name]
+        order = np.argsort(F[:, 1], kind="stable")
+        ax.plot(F[order, 1], F[order, 0], linestyle=":", linewidth=1.0, marker=marker,
+                markersize=3, color=color, alpha=0.9, label=f"{name}-Ave")
     if full_error is not None:
         ax.axhline(full_error, color="grey", linestyle="--", linewidth=1.0, label="all features")
     ax.set_title(title)
@@ -62,7 +85,8 @@ def _draw_panel(ax, fronts, styles, title, full_error):
     ax.legend(loc="best", fontsize="small")
 
 
-def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_error=None):
+def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_error=None,
+                train_average=None, test_average=None):
     """Plot the fronts of several algorithms on training and, optionally, test data.
 
     Parameters
@@ -83,6 +107,12 @@ def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_erro
         ``(train_error, test_error)`` of the classifier on all features, each drawn as a dashed
         grey horizontal line labelled "all features" in its panel; ``None`` entries are
         skipped.
+    train_average, test_average : dict of {str: array_like of float, shape (n, 2)}, optional
+        Each algorithm's "average" front (:func:`~pymoo_fs.analysis.average_front`) on
+        training and test data, drawn beside its front of ``train_fronts`` /
+        ``test_fronts`` (then taken to be the "best" fronts) in the same colour, as seed
+        003's figures do: labels ``NAME-Best`` and ``NAME-Ave``. Names must be among the
+        fronts' names; a test average needs ``test_fronts``.
 
     Returns
     -------
@@ -99,8 +129,9 @@ def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_erro
     ------
     ValueError
         If ``train_fronts`` or ``test_fronts`` is not a non-empty dict of (n, 2) finite
-        arrays, ``full_error`` is not a pair, or the parent directory of ``path`` does not
-        exist.
+        arrays, an average front names an algorithm without a front (or is given for the
+        test panel without ``test_fronts``), ``full_error`` is not a pair, or the parent
+        directory of ``path`` does not exist.
 
     Notes
     -----
@@ -119,12 +150,18 @@ def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_erro
     ...                   full_error=(0.15, 0.21), title="sonar")
     >>> len(fig.axes)
     2
+    >>> fig = plot_fronts({"ISRPSO": np.array([[0.10, 0.2]])},
+    ...                   train_average={"ISRPSO": np.array([[0.15, 0.2], [0.30, 0.1]])})
+    >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    ['ISRPSO-Best', 'ISRPSO-Ave']
     """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     train = _check_fronts(train_fronts, "train_fronts")
     test = None if test_fronts is None else _check_fronts(test_fronts, "test_fronts")
+    averages = [_check_averages(train_average, train, "train_average"),
+                _check_averages(test_average, test, "test_average")]
     if full_error is None:
         full_error = (None, None)
     elif isinstance(full_error, (str, bytes)) or np.ndim(full_error) != 1 or len(full_error) != 2:
@@ -144,9 +181,9 @@ def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_erro
     fig = Figure(figsize=(6.0 * n_panels, 4.5), layout="constrained")
     FigureCanvasAgg(fig)
     axes = np.atleast_1d(fig.subplots(1, n_panels, sharex=True, sharey=True, squeeze=False)[0])
-    _draw_panel(axes[0], train, styles, _PANEL_TITLES[0], full_error[0])
+    _draw_panel(axes[0], train, styles, _PANEL_TITLES[0], full_error[0], averages[0])
     if test is not None:
-        _draw_panel(axes[1], test, styles, _PANEL_TITLES[1], full_error[1])
+        _draw_panel(axes[1], test, styles, _PANEL_TITLES[1], full_error[1], averages[1])
         axes[1].yaxis.set_tick_params(labelleft=True)
     if title is not None:
         fig.suptitle(title)

@@ -7,6 +7,7 @@ neighbourhood evaluations are counted in ``n_eval``.
 
 import numpy as np
 import pytest
+from pymoo.core.evaluator import Evaluator
 from pymoo.optimize import minimize
 from pymoo.termination.collection import TerminationCollection
 from pymoo.termination.max_eval import MaximumFunctionCallTermination
@@ -116,6 +117,21 @@ def test_flip_evaluations_equal_plain_evaluations(weighted):
     flipped = neighbours.get("X")
     assert np.all((flipped ^ mask).sum(axis=1) == 1)
     np.testing.assert_array_equal(neighbours.get("F"), weighted.evaluate(flipped))
+
+
+def test_flip_objectives_are_the_flip_evaluations_as_an_array(weighted):
+    seen = []
+    for evaluator in (None, Evaluator(callback=lambda pop: seen.append(len(pop)))):
+        alg = BarebonesLocalSearch(pop_size=4, **({} if evaluator is None else
+                                                   dict(evaluator=evaluator)))
+        alg.setup(weighted, termination=("n_gen", 2), seed=0)
+        mask = np.zeros(weighted.n_var, dtype=bool)
+        mask[[1, 4, 7]] = True
+        before = alg.evaluator.n_eval
+        F = alg.flip_objectives(mask, [0, 4, 9, 23])
+        assert alg.evaluator.n_eval == before + 4
+        np.testing.assert_array_equal(F, alg.evaluate_flips(mask, [0, 4, 9, 23]).get("F"))
+    assert seen == [4, 4]  # with a callback: the Population path, for both calls
 
 
 # ------------------------------------------------------------------ pop and history move

@@ -129,8 +129,33 @@ def test_plot_missing_directory_raises(tmp_path):
         (dict(train_fronts=TRAIN, test_fronts={"A": np.zeros(2)}),
          r"test_fronts\['A'\] must be 2-D"),
         (dict(train_fronts=TRAIN, full_error=0.1), "full_error must be a pair"),
+        (dict(train_fronts=TRAIN, train_average={"PAES": np.zeros((1, 2))}),
+         "train_average names 'PAES', which has no front"),
+        (dict(train_fronts=TRAIN, test_average={"SPEA2": np.zeros((1, 2))}),
+         "test_average needs the fronts of its panel"),
+        (dict(train_fronts=TRAIN, train_average={"SPEA2": np.zeros(3)}),
+         r"train_average\['SPEA2'\] must be 2-D"),
     ],
 )
 def test_plot_rejects_bad_arguments(kwargs, match):
     with pytest.raises(ValueError, match=match):
         plot_fronts(**kwargs)
+
+
+def test_plot_average_fronts_beside_the_best_ones_in_the_same_colour():
+    average = {"NSGA-II": np.array([[0.22, 0.1], [0.16, 0.3], [0.30, 0.2]]),
+               "CMDPSOFS": np.array([[0.19, 0.1]])}
+    fig = plot_fronts(TRAIN, TEST, full_error=(0.15, 0.2), train_average=average,
+                      test_average={"NSGA-II": average["NSGA-II"] + 0.05})
+    train, test = fig.axes
+    assert _legend_labels(train) == ["NSGA-II-Best", "CMDPSOFS-Best", "SPEA2-Best",
+                                     "NSGA-II-Ave", "CMDPSOFS-Ave", "all features"]
+    assert _legend_labels(test) == ["NSGA-II-Best", "CMDPSOFS-Best", "SPEA2-Best",
+                                    "NSGA-II-Ave", "all features"]
+    colours = _marker_colors(train)
+    assert colours["NSGA-II-Best"] == colours["NSGA-II-Ave"] != colours["CMDPSOFS-Ave"]
+    # the average front is drawn in ratio order (it may hold dominated points)
+    line = next(h for h, label in zip(*train.get_legend_handles_labels())
+                if label == "NSGA-II-Ave")
+    np.testing.assert_array_equal(line.get_xdata(), [0.1, 0.2, 0.3])
+    np.testing.assert_array_equal(line.get_ydata(), [0.22, 0.30, 0.16])
