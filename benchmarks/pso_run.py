@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _results import write_section
+
 ROOT = Path(__file__).resolve().parents[1]
 MARKER = "## Seed-002 PSO run on mfeat"
 
@@ -122,16 +124,7 @@ def main(argv=None):
         f"median of {args.repeats}, the two sides interleaved.", "", *lines, ""])
     print(text)
     if args.write:
-        path = ROOT / "benchmarks" / "RESULTS.md"
-        body = path.read_text() if path.exists() else ""
-        rest = ""
-        if MARKER in body:
-            start = body.index(MARKER)
-            after = body.find("\n## ", start + len(MARKER))
-            rest = body[after:] if after != -1 else ""
-            body = body[:start].rstrip("\n") + "\n"
-        path.write_text(body + text + rest)
-        print(f"wrote {path}")
+        write_section(MARKER, text)
     return 0 if same else 1
 
 

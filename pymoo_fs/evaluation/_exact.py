@@ -73,7 +73,10 @@ def _check_case(n, d, n_test, k, grid, chunk, threads):
                            row_f=np.zeros(n_test, np.int64),
                            bounds=np.array([0, n_test], np.int64), train=train.astype(np.int64),
                            train_ptr=np.array([0, train.size], np.int64), y=y.astype(np.int64),
-                           k=k, n_classes=3, exact=1, sk_chunk=chunk, sk_threads=threads)
+                           k=k, n_classes=3, exact=1, sk_chunk=chunk, sk_threads=threads,
+                           srow=np.arange(n_test, dtype=np.int64),
+                           srow_ptr=np.zeros(n + 1, np.int64),
+                           all_rows=np.arange(n_test, dtype=np.int64))
     pred = np.full(n_test, -1, dtype=np.int64)
     unc = np.ones(n_test, dtype=bool)
     _kernels.exact_fold_rows(np.ascontiguousarray(X), cols, folds, pred, unc)

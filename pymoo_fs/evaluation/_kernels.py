@@ -6,7 +6,7 @@ plain numpy, and the exact scikit-learn predictions of the rows that cannot be c
 * :func:`cv_predict_batch` scores a batch of masks, one thread per group of masks;
   :func:`cv_predict_one` scores one mask with its rows split over the threads. Each mask's Gram
   matrix is computed from scratch or updated from a kept one (the *pool*, see
-  :func:`_gram_update`); the caller decides which (``plan``) and holds BLAS to one thread.
+  :func:`_update_panels`); the caller decides which (``plan``) and holds BLAS to one thread.
 * :func:`flip_tables` and :func:`flip_predict` answer all single-feature flips of one mask from
   its Gram matrix, O(n^2) per flip at worst and usually far less.
 * :func:`exact_fold_rows` predicts rows exactly as scikit-learn's ``KNeighborsClassifier``
@@ -77,7 +77,7 @@ def _syrk_prototype(real):
 
 
 def _numpy_cblas_addresses():
-    """Addresses of numpy's bundled OpenBLAS ``cblas_dsyrk``/``ssyrk``/``dgemm`` (ILP64), or None."""
+    """Addresses of numpy's bundled OpenBLAS ``cblas_?syrk`` and ``cblas_dgemm`` (ILP64)."""
     try:
         from threadpoolctl import threadpool_info
 
@@ -296,6 +296,9 @@ Folds = namedtuple("Folds", [
     "exact",      # int: 1 = settle uncertified rows by scikit-learn's arithmetic, 0 = leave them
     "sk_chunk",   # int: scikit-learn's pairwise_dist_chunk_size
     "sk_threads",  # int: scikit-learn's OpenMP thread count (its chunk-to-thread assignment)
+    "srow",       # int64 (R,): rows sorted by query sample ...
+    "srow_ptr",   # int64 (n + 1,): ... the rows of sample q are srow[srow_ptr[q]:srow_ptr[q+1]]
+    "all_rows",   # int64 (R,): 0 .. R - 1
 ])
 #: kept Gram matrices (float64), one slot per kept mask
 Pool = namedtuple("Pool", [
@@ -367,41 +370,57 @@ def _delta_operands(Xct, delta, n_add, L, R):
 
 
 @nb.njit(cache=True)
-def _gram_update(Xct, Xt, pool, base, dest_G, dest_sq, dest_m2, dest_r2, delta, n_add, touch,
-                 L, R, p_lo, p_hi, use_numpy_blas):
-    """Rows of panels ``[p_lo, p_hi)`` of ``G_new = G_base + L^T R`` (see
-    :func:`_delta_operands`), written to ``dest_*``; cost O(n^2 |delta|).
+def _update_vectors(Xct, Xt, pool, base, dest_sq, dest_m2, dest_r2, L, n_add, touch):
+    """``sq``, ``m2`` and ``r2`` of an update (see :func:`_update_panels`); may be in place.
 
-    Each panel of :data:`_PANEL` rows is copied from the base matrix and updated by one GEMM
-    while it is in cache. ``sq``, ``m2`` and ``r2`` of the panel rows are updated likewise
-    (``m2``, ``r2`` grow by the columns in ``touch`` that the base never held: they bound the
-    norms over every feature the chain of updates touched, see Notes of :func:`_predict_rows`).
+    ``m2`` and ``r2`` grow by the columns in ``touch`` that the base matrix never held: they
+    bound the row norms over every feature the chain of updates touched (see Notes of
+    :func:`_predict_rows`).
     """
-    n = dest_G.shape[0]
-    Gb = pool.G[base]
-    k = delta.size
+    n = dest_sq.size
+    k = L.shape[0]
+    for i in range(n):
+        s = pool.sq[base, i]
+        for c in range(k):
+            v = L[c, i] * L[c, i]
+            s = s + v if c < n_add else s - v
+        a = pool.m2[base, i]
+        b = pool.r2[base, i]
+        for c in range(touch.size):
+            xc = Xct[touch[c], i]
+            x = Xt[touch[c], i]
+            a += xc * xc
+            b += x * x
+        dest_sq[i] = s
+        dest_m2[i] = a
+        dest_r2[i] = b
+
+
+@nb.njit(cache=True)
+def _update_panels(Gb, G, sq, m2, r2, L, R, p_lo, p_hi, predict, eps, g_sk, Xc, cols, folds,
+                   pred, unc, use_numpy_blas):
+    """Panels ``[p_lo, p_hi)`` of ``G = Gb + L^T R`` (see :func:`_delta_operands`), cost
+    O(n^2 |delta|); ``G`` may be ``Gb`` itself (in place).
+
+    Each panel of :data:`_PANEL` rows is copied from the base matrix (unless in place),
+    updated by one GEMM while it is in cache, and, with ``predict``, the rows of its samples
+    are predicted right away (:func:`_predict_rows`; ``sq``, ``m2``, ``r2`` must be complete).
+    """
+    n = G.shape[0]
+    k = L.shape[0]
+    same = Gb.ctypes.data == G.ctypes.data
     for p in range(p_lo, p_hi):
         i0 = p * _PANEL
         i1 = min(n, i0 + _PANEL)
-        for i in range(i0, i1):
-            dest_G[i, :] = Gb[i, :]
-            s = pool.sq[base, i]
-            for c in range(k):
-                v = L[c, i] * L[c, i]
-                s = s + v if c < n_add else s - v
-            dest_sq[i] = s
-            a = pool.m2[base, i]
-            b = pool.r2[base, i]
-            for c in range(touch.size):
-                xc = Xct[touch[c], i]
-                x = Xt[touch[c], i]
-                a += xc * xc
-                b += x * x
-            dest_m2[i] = a
-            dest_r2[i] = b
+        if not same:
+            for i in range(i0, i1):
+                G[i, :] = Gb[i, :]
         if k > 0:
-            _gemm_tn(i1 - i0, n, k, 1.0, L[:, i0:].ctypes, n, R.ctypes, n, 1.0,
-                     dest_G[i0:].ctypes, n, use_numpy_blas)
+            _gemm_tn(i1 - i0, n, k, 1.0, L[:, i0:].ctypes, n, R.ctypes, n, 1.0, G[i0:].ctypes, n,
+                     use_numpy_blas)
+        if predict:
+            rows = folds.srow[folds.srow_ptr[i0]:folds.srow_ptr[i1]]
+            _predict_rows(G, sq, m2, r2, eps, g_sk, Xc, cols, folds, rows, pred, unc)
 
 
 # ----------------------------------------------------------------- row predictions
@@ -507,8 +526,8 @@ def _pair_bound(e_ours, g_sk, mq, mj, aq, aj):
 
 
 @nb.njit(cache=True)
-def _predict_rows(G, sq, m2, r2, eps, g_sk, Xc, cols, folds, r_lo, r_hi, pred, unc):
-    """Certified KNN votes of rows [r_lo, r_hi) from the Gram matrix ``G`` of centred data.
+def _predict_rows(G, sq, m2, r2, eps, g_sk, Xc, cols, folds, rows, pred, unc):
+    """Certified KNN votes of the listed rows from the Gram matrix ``G`` of centred data.
 
     Each row's reduced distances ``e_j = sq_j - 2 G_qj`` (``+inf`` outside the fold's training
     part) are written to a scratch row by a vectorisable loop, then scanned for the k + 1
@@ -550,7 +569,7 @@ def _predict_rows(G, sq, m2, r2, eps, g_sk, Xc, cols, folds, r_lo, r_hi, pred, u
         m_max = max(m_max, np.sqrt(m2[j]))
         a_max = max(a_max, np.sqrt(r2[j]))
     y = folds.y
-    for r in range(r_lo, r_hi):
+    for r in rows:
         q = folds.row_q[r]
         Gq = G[q]
         cf = folds.cand[folds.row_f[r]]
@@ -843,26 +862,33 @@ def exact_fold_rows(X, cols, folds, pred, unc):
 
 # ----------------------------------------------------------------- CV kernels
 @nb.njit(cache=True)
-def _mask_gram(data, pool, plan, b, G, sq, m2, r2, AT, L, R, use_numpy_blas):
-    """Gram matrix of mask ``b`` of ``plan`` into ``G`` (and ``sq``, ``m2``, ``r2``): from
-    scratch, or updated from pool slot ``plan.base[b]`` (all panels)."""
+def _mask_predict(data, folds, pool, plan, b, G, sq, m2, r2, AT, L, R, predict, pred, unc,
+                  use_numpy_blas):
+    """Gram matrix of mask ``b`` of ``plan`` into ``G`` (and ``sq``, ``m2``, ``r2``), from
+    scratch or updated from pool slot ``plan.base[b]``, and with ``predict`` the certified
+    votes of every row (``pred``, ``unc`` of the mask)."""
     n = G.shape[0]
     cols = plan.cols_flat[plan.cols_ptr[b]:plan.cols_ptr[b + 1]]
+    g_sk = _gamma(cols.size + 2.0, _U64)
+    eps = plan.eps[b]
     base = plan.base[b]
-    if base >= 0 and base == plan.dest[b] and plan.delta_ptr[b + 1] == plan.delta_ptr[b]:
-        return  # the mask's own kept matrix
-    if base < 0:
-        _gram_scratch(data.Xgt, data.Xct, data.Xt, cols,
-                      AT[: n * cols.size].reshape((cols.size, n)), G, sq, m2, r2,
-                      use_numpy_blas)
-        return
     delta = plan.delta_flat[plan.delta_ptr[b]:plan.delta_ptr[b + 1]]
+    if base < 0 or (base == plan.dest[b] and delta.size == 0):
+        if base < 0:
+            _gram_scratch(data.Xgt, data.Xct, data.Xt, cols,
+                          AT[: n * cols.size].reshape((cols.size, n)), G, sq, m2, r2,
+                          use_numpy_blas)
+        if predict:
+            _predict_rows(G, sq, m2, r2, eps, g_sk, data.Xc, cols, folds, folds.all_rows, pred,
+                          unc)
+        return
     touch = plan.touch_flat[plan.touch_ptr[b]:plan.touch_ptr[b + 1]]
     Lv = L[: n * delta.size].reshape((delta.size, n))
     Rv = R[: n * delta.size].reshape((delta.size, n))
     _delta_operands(data.Xct, delta, plan.n_add[b], Lv, Rv)
-    _gram_update(data.Xct, data.Xt, pool, base, G, sq, m2, r2, delta, plan.n_add[b], touch, Lv,
-                 Rv, 0, (n + _PANEL - 1) // _PANEL, use_numpy_blas)
+    _update_vectors(data.Xct, data.Xt, pool, base, sq, m2, r2, Lv, plan.n_add[b], touch)
+    _update_panels(pool.G[base], G, sq, m2, r2, Lv, Rv, 0, (n + _PANEL - 1) // _PANEL, predict,
+                   eps, g_sk, data.Xc, cols, folds, pred, unc, use_numpy_blas)
 
 
 @nb.njit(cache=True)
@@ -921,18 +947,12 @@ def cv_predict_batch(data, folds, pool, plan, n_groups, predict, use_numpy_blas)
         for b in range(g, B, n_groups):
             d = plan.dest[b]
             cols = plan.cols_flat[plan.cols_ptr[b]:plan.cols_ptr[b + 1]]
-            g_sk = _gamma(cols.size + 2.0, _U64)
             if d >= 0:
-                _mask_gram(data, pool, plan, b, pool.G[d], pool.sq[d], pool.m2[d], pool.r2[d],
-                           AT, L, Rm, use_numpy_blas)
-                if predict:
-                    _predict_rows(pool.G[d], pool.sq[d], pool.m2[d], pool.r2[d], plan.eps[b],
-                                  g_sk, data.Xc, cols, folds, 0, R, pred[b], unc[b])
+                _mask_predict(data, folds, pool, plan, b, pool.G[d], pool.sq[d], pool.m2[d],
+                              pool.r2[d], AT, L, Rm, predict, pred[b], unc[b], use_numpy_blas)
             else:
-                _mask_gram(data, pool, plan, b, Gt, sqt, m2t, r2t, AT, L, Rm, use_numpy_blas)
-                if predict:
-                    _predict_rows(Gt, sqt, m2t, r2t, plan.eps[b], g_sk, data.Xc, cols, folds,
-                                  0, R, pred[b], unc[b])
+                _mask_predict(data, folds, pool, plan, b, Gt, sqt, m2t, r2t, AT, L, Rm, predict,
+                              pred[b], unc[b], use_numpy_blas)
             if predict:
                 for r in range(R):
                     n_unc[b] += unc[b, r]
@@ -944,12 +964,15 @@ def cv_predict_batch(data, folds, pool, plan, n_groups, predict, use_numpy_blas)
 def cv_predict_one(data, folds, pool, plan, n_chunks, use_numpy_blas):
     """Certified CV predictions of one mask (``plan`` of length 1), split over the threads.
 
-    An update runs its panels in parallel; the rows are then split into ``n_chunks`` chunks.
-    Returns ``pred`` int64 (R,), ``unc`` bool (R,) and ``n_unc`` as :func:`cv_predict_batch`.
+    An update runs its panels (with their rows) in parallel; a matrix from scratch is one
+    BLAS call, then its rows are split into ``n_chunks`` chunks. Returns ``pred`` int64 (R,),
+    ``unc`` bool (R,) and ``n_unc`` as :func:`cv_predict_batch`.
     """
     n = data.X.shape[0]
     R = folds.row_q.size
     cols = plan.cols_flat[plan.cols_ptr[0]:plan.cols_ptr[1]]
+    pred = np.empty(R, dtype=np.int64)
+    unc = np.zeros(R, dtype=np.bool_)
     d = plan.dest[0]
     if d >= 0:
         G = pool.G[d]
@@ -961,46 +984,50 @@ def cv_predict_one(data, folds, pool, plan, n_chunks, use_numpy_blas):
         sq = np.empty(n)
         m2 = np.empty(n)
         r2 = np.empty(n)
+    g_sk = _gamma(cols.size + 2.0, _U64)
+    eps = plan.eps[0]
     base = plan.base[0]
-    if base < 0:
-        AT = np.empty((cols.size, n), dtype=data.Xgt.dtype)
-        if data.Xgt.itemsize == 8:
-            _gram_scratch(data.Xgt, data.Xct, data.Xt, cols, AT, G, sq, m2, r2, use_numpy_blas)
-            return _one_rows(G, sq, m2, r2, plan.eps[0], data, cols, folds, n_chunks)
-        G32 = np.empty((n, n), dtype=data.Xgt.dtype)
-        _gram_scratch(data.Xgt, data.Xct, data.Xt, cols, AT, G32, sq, m2, r2, use_numpy_blas)
-        return _one_rows(G32, sq, m2, r2, plan.eps[0], data, cols, folds, n_chunks)
     delta = plan.delta_flat[plan.delta_ptr[0]:plan.delta_ptr[1]]
-    if base == d and delta.size == 0:  # the mask's own kept matrix
-        return _one_rows(G, sq, m2, r2, plan.eps[0], data, cols, folds, n_chunks)
-    touch = plan.touch_flat[plan.touch_ptr[0]:plan.touch_ptr[1]]
-    L = np.empty((delta.size, n))
-    Rm = np.empty((delta.size, n))
-    _delta_operands(data.Xct, delta, plan.n_add[0], L, Rm)
-    n_panels = (n + _PANEL - 1) // _PANEL
-    step = (n_panels + n_chunks - 1) // n_chunks
-    for c in nb.prange(n_chunks):
-        _gram_update(data.Xct, data.Xt, pool, base, G, sq, m2, r2, delta, plan.n_add[0], touch,
-                     L, Rm, c * step, min(n_panels, (c + 1) * step), use_numpy_blas)
-    return _one_rows(G, sq, m2, r2, plan.eps[0], data, cols, folds, n_chunks)
+    if base >= 0 and not (base == d and delta.size == 0):
+        touch = plan.touch_flat[plan.touch_ptr[0]:plan.touch_ptr[1]]
+        L = np.empty((delta.size, n))
+        Rm = np.empty((delta.size, n))
+        _delta_operands(data.Xct, delta, plan.n_add[0], L, Rm)
+        _update_vectors(data.Xct, data.Xt, pool, base, sq, m2, r2, L, plan.n_add[0], touch)
+        n_panels = (n + _PANEL - 1) // _PANEL
+        step = (n_panels + n_chunks - 1) // n_chunks
+        for c in nb.prange(n_chunks):
+            _update_panels(pool.G[base], G, sq, m2, r2, L, Rm, c * step,
+                           min(n_panels, (c + 1) * step), True, eps, g_sk, data.Xc, cols, folds,
+                           pred, unc, use_numpy_blas)
+    else:
+        if base < 0 and data.Xgt.itemsize == 8:
+            AT = np.empty((cols.size, n))
+            _gram_scratch(data.Xgt, data.Xct, data.Xt, cols, AT, G, sq, m2, r2, use_numpy_blas)
+        if data.Xgt.itemsize == 8:
+            _rows_parallel(G, sq, m2, r2, eps, g_sk, data, cols, folds, n_chunks, pred, unc)
+        else:
+            AT32 = np.empty((cols.size, n), dtype=data.Xgt.dtype)
+            G32 = np.empty((n, n), dtype=data.Xgt.dtype)
+            _gram_scratch(data.Xgt, data.Xct, data.Xt, cols, AT32, G32, sq, m2, r2,
+                          use_numpy_blas)
+            _rows_parallel(G32, sq, m2, r2, eps, g_sk, data, cols, folds, n_chunks, pred, unc)
+    n_unc = np.zeros(1, dtype=np.int64)
+    n_unc[0] = unc.sum()
+    exact_fold_rows(data.X, cols, folds, pred, unc)
+    return pred, unc, n_unc
 
 
 @nb.njit(parallel=True, cache=True)
-def _one_rows(G, sq, m2, r2, eps, data, cols, folds, n_chunks):
+def _rows_parallel(G, sq, m2, r2, eps, g_sk, data, cols, folds, n_chunks, pred, unc):
     R = folds.row_q.size
-    pred = np.empty(R, dtype=np.int64)
-    unc = np.zeros(R, dtype=np.bool_)
-    g_sk = _gamma(cols.size + 2.0, _U64)
     step = (R + n_chunks - 1) // n_chunks
     for c in nb.prange(n_chunks):
         lo = c * step
         hi = min(R, lo + step)
         if lo < hi:
-            _predict_rows(G, sq, m2, r2, eps, g_sk, data.Xc, cols, folds, lo, hi, pred, unc)
-    n_unc = np.zeros(1, dtype=np.int64)
-    n_unc[0] = unc.sum()
-    exact_fold_rows(data.X, cols, folds, pred, unc)
-    return pred, unc, n_unc
+            _predict_rows(G, sq, m2, r2, eps, g_sk, data.Xc, cols, folds, folds.all_rows[lo:hi],
+                          pred, unc)
 
 
 # ----------------------------------------------------------------- flips

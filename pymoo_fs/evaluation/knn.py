@@ -18,9 +18,12 @@ _FLIP_PREFIX = 64
 _MAX_POOL_SLOTS = 64
 #: default bytes for kept Gram matrices (at most; and at most half of what memory_limit leaves)
 _DEFAULT_POOL_MEMORY = 2**30
-#: an update of |delta| columns costs about 2 |delta| + _UPDATE_OVERHEAD columns from scratch
-#: (GEMM on full rows: twice the flops of SYRK per column; plus reading the kept matrix)
-_UPDATE_OVERHEAD = 8
+#: an update of |delta| columns costs about 2 |delta| + overhead columns from scratch (GEMM on
+#: full rows: twice the flops of SYRK per column; plus moving the kept matrix, which costs
+#: little while it fits in cache and about as much as 16 columns from scratch beyond, measured
+#: on mfeat-sized matrices)
+_UPDATE_OVERHEAD = (8, 16)
+_CACHE_BYTES = 4 * 2**20
 #: a chain of updates is recomputed once its error bound exceeds this many fresh bounds
 _CHAIN_LIMIT = 16.0
 _U64 = np.finfo(np.float64).eps / 2
@@ -41,8 +44,8 @@ class KNNEvaluator(Evaluator):
 
     (with ``scoring="balanced_accuracy"`` when ``scoring="balanced_accuracy"``), where ``X`` is
     the float64 copy held in :attr:`X`. It implements the
-    :class:`~pymoo_fs.evaluation.Evaluator` contract. One squared-distance matrix per mask serves every fold: a
-    sample's candidate neighbours are the training samples of its fold.
+    :class:`~pymoo_fs.evaluation.Evaluator` contract. One squared-distance matrix per mask
+    serves every fold: a sample's candidate neighbours are the training samples of its fold.
 
     Parameters
     ----------
@@ -374,6 +377,7 @@ class KNNEvaluator(Evaluator):
         deltas, n_add, touches = [np.empty(0, np.int64)] * B, np.zeros(B, np.int64), \
             [np.empty(0, np.int64)] * B
         used = np.flatnonzero(self._slot_used) if self._pool_slots else np.empty(0, np.int64)
+        overhead = _UPDATE_OVERHEAD[8 * self.n_samples ** 2 > _CACHE_BYTES]
         if used.size:
             packed = np.packbits(masks, axis=1)
             ham = _POPCOUNT[packed[:, None, :] ^ self._slot_packed[used][None, :, :]].sum(axis=2)
@@ -381,7 +385,7 @@ class KNNEvaluator(Evaluator):
             for b in range(B):
                 s = used[nearest[b]]
                 h = int(ham[b, nearest[b]])
-                if 2 * h + _UPDATE_OVERHEAD >= sizes[b] and h > 0:
+                if 2 * h + overhead >= sizes[b] and h > 0:
                     continue
                 added = np.flatnonzero(masks[b] & ~self._slot_mask[s])
                 removed = np.flatnonzero(~masks[b] & self._slot_mask[s])
@@ -396,6 +400,11 @@ class KNNEvaluator(Evaluator):
                 if h == 0:
                     dest[b] = s
         if self._pool_slots:
+            # a base no other mask of the batch uses is updated in place (saves moving it)
+            users = np.bincount(base[base >= 0], minlength=self._slot_used.size)
+            for b in range(B):
+                if base[b] >= 0 and users[base[b]] == 1:
+                    dest[b] = base[b]
             busy = set(base[base >= 0].tolist())
             order = np.argsort(np.where(self._slot_used, self._slot_time, -1), kind="stable")
             free = [int(s) for s in order if int(s) not in busy]
@@ -410,7 +419,7 @@ class KNNEvaluator(Evaluator):
                     continue
                 self._clock += 1
                 self._slot_time[s] = self._clock
-                if base[b] == s:
+                if base[b] == s and deltas[b].size == 0:
                     continue
                 self._slot_mask[s] = masks[b]
                 self._slot_packed[s] = np.packbits(masks[b])
@@ -475,7 +484,8 @@ class KNNEvaluator(Evaluator):
                               bounds=self._bounds, train=self._train_flat,
                               train_ptr=self._train_ptr, y=self.y, k=self.n_neighbors,
                               n_classes=self.n_classes, exact=exact, sk_chunk=chunk,
-                              sk_threads=threads)
+                              sk_threads=threads, srow=self._srow, srow_ptr=self._srow_ptr,
+                              all_rows=self._all_rows)
 
     def _settle_rows(self, pred, unc, mask, exact):
         """Rows the kernels left: ask scikit-learn (kd-tree ties: those rows only)."""
@@ -564,6 +574,10 @@ class KNNEvaluator(Evaluator):
         self._train_ptr = np.cumsum([0] + [train.size for train, _ in self.folds]).astype(
             np.int64)
         self._row_labels = self.y[self._rows]
+        self._srow = np.argsort(self._rows, kind="stable").astype(np.int64)
+        self._srow_ptr = np.searchsorted(self._rows[self._srow],
+                                         np.arange(self.n_samples + 1)).astype(np.int64)
+        self._all_rows = np.arange(self._rows.size, dtype=np.int64)
         if self.metric == "balanced_accuracy":
             C = self.n_classes
             group = self._row_fold * C + self._row_labels
