@@ -359,7 +359,7 @@ class KNNEvaluator(Evaluator):
             return _gamma(m + 3.0, _U32)
         return _gamma(m + 2.0, _U64)
 
-    def _plan(self, masks, predict=True):
+    def _plan(self, masks):
         """How to build each mask's Gram matrix: from scratch or from the nearest kept one.
 
         Returns the kernels' :class:`~pymoo_fs.evaluation._kernels.Plan` and a function that
@@ -437,37 +437,38 @@ class KNNEvaluator(Evaluator):
         return plan, commit
 
     def _base_matrix(self, mask):
-        """Gram matrix of one mask for :meth:`score_flips`: ``(G, sq, m2, r2, eps)``."""
+        """Gram matrix of one mask for :meth:`score_flips`: ``(G, sq, m2, r2, eps)``.
+
+        The kept one when ``mask`` was scored before; else built (by an update where cheaper)
+        and kept. Without kept matrices, or for the empty mask, a temporary one.
+        """
         from pymoo_fs.evaluation import _kernels
 
-        if self._pool_slots == 0:
-            n = self.n_samples
+        n = self.n_samples
+        if not mask.any():
+            zeros = np.zeros((n, n))
+            return zeros, zeros[0], zeros[0], zeros[0], 0.0
+        if self._pool_slots:
+            pool = self._pool_arrays()
+            plan, commit = self._plan(mask[None, :])
+        else:
             pool = _kernels.Pool(G=np.empty((1, n, n)), sq=np.empty((1, n)),
                                  m2=np.empty((1, n)), r2=np.empty((1, n)))
             cols = np.flatnonzero(mask)
-            eps = self._fresh_eps(cols.size)
+            none = np.empty(0, np.int64)
             plan = _kernels.Plan(cols_flat=cols, cols_ptr=np.array([0, cols.size]),
-                                 base=np.array([-1]), dest=np.array([0]),
-                                 delta_flat=np.empty(0, np.int64), delta_ptr=np.zeros(2, np.int64),
-                                 n_add=np.zeros(1, np.int64), touch_flat=np.empty(0, np.int64),
-                                 touch_ptr=np.zeros(2, np.int64), eps=np.array([eps]))
-            s = 0
-        else:
-            pool = self._pool_arrays()
-            plan, commit = self._plan(mask[None, :], predict=False)
-            s = int(plan.dest[0])
-            eps = float(plan.eps[0])
-        if mask.any():
-            with _parallel_context(self._threads()):
-                _kernels.cv_predict_batch(self._data(float64=True), self._kernel_folds(), pool,
-                                          plan, 1, False, _kernels.USE_NUMPY_BLAS)
-            if self._pool_slots:
-                commit()
-        else:
-            pool.G[s][:] = 0.0
-            for a in (pool.sq, pool.m2, pool.r2):
-                a[s][:] = 0.0
-        return pool.G[s], pool.sq[s], pool.m2[s], pool.r2[s], eps
+                                 base=np.array([-1]), dest=np.array([0]), delta_flat=none,
+                                 delta_ptr=np.zeros(2, np.int64), n_add=np.zeros(1, np.int64),
+                                 touch_flat=none, touch_ptr=np.zeros(2, np.int64),
+                                 eps=np.array([self._fresh_eps(cols.size)]))
+            commit = None
+        with _parallel_context(self._threads()):
+            _kernels.cv_predict_batch(self._data(float64=True), self._kernel_folds(), pool, plan,
+                                      1, False, _kernels.USE_NUMPY_BLAS)
+        if commit is not None:
+            commit()
+        s = int(plan.dest[0])
+        return pool.G[s], pool.sq[s], pool.m2[s], pool.r2[s], float(plan.eps[0])
 
     # ------------------------------------------------------------------ kernel arguments
     def _data(self, float64=False):
