@@ -67,7 +67,10 @@ def time_in(tree, args):
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", "--dataset", args.dataset,
            "--n-gen", str(args.n_gen), "--seed", str(args.seed)]
     out = subprocess.run(cmd, cwd=tree, env=env, check=True, capture_output=True, text=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    print(f"{tree}: {result['seconds']:.1f} s, fitness {result['fitness']:.6f}", file=sys.stderr,
+          flush=True)
+    return result
 
 
 def main(argv=None):

@@ -860,6 +860,21 @@ def exact_fold_rows(X, cols, folds, pred, unc):
                         unc[r] = False
 
 
+@nb.njit(parallel=True, cache=True)
+def exact_rows(X, cols_flat, cols_ptr, folds, pred, unc):
+    """:func:`exact_fold_rows` for every mask ``b`` (columns
+    ``cols_flat[cols_ptr[b]:cols_ptr[b + 1]]``, increasing) with open rows in ``unc[b]``.
+
+    Kept apart from the batch kernels so that it is compiled only when a row needs it.
+    """
+    for b in nb.prange(cols_ptr.size - 1):
+        todo = False
+        for r in range(unc.shape[1]):
+            todo |= unc[b, r]
+        if todo:
+            exact_fold_rows(X, cols_flat[cols_ptr[b]:cols_ptr[b + 1]], folds, pred[b], unc[b])
+
+
 # ----------------------------------------------------------------- CV kernels
 @nb.njit(cache=True)
 def _mask_predict(data, folds, pool, plan, b, G, sq, m2, r2, AT, L, R, predict, pred, unc,
@@ -925,9 +940,9 @@ def cv_predict_batch(data, folds, pool, plan, n_groups, predict, use_numpy_blas)
     -------
     pred : int64 (B, R)
     unc : bool (B, R)
-        Rows left for the caller (see :func:`exact_fold_rows`).
+        Rows the bound could not certify (for :func:`exact_rows`).
     n_unc : int64 (B,)
-        Rows the bound could not certify (settled by the exact path or left in ``unc``).
+        Their count per mask.
     """
     n = data.X.shape[0]
     B = plan.cols_ptr.size - 1
@@ -956,7 +971,6 @@ def cv_predict_batch(data, folds, pool, plan, n_groups, predict, use_numpy_blas)
             if predict:
                 for r in range(R):
                     n_unc[b] += unc[b, r]
-                exact_fold_rows(data.X, cols, folds, pred[b], unc[b])
     return pred, unc, n_unc
 
 
@@ -1014,7 +1028,6 @@ def cv_predict_one(data, folds, pool, plan, n_chunks, use_numpy_blas):
             _rows_parallel(G32, sq, m2, r2, eps, g_sk, data, cols, folds, n_chunks, pred, unc)
     n_unc = np.zeros(1, dtype=np.int64)
     n_unc[0] = unc.sum()
-    exact_fold_rows(data.X, cols, folds, pred, unc)
     return pred, unc, n_unc
 
 
@@ -1099,8 +1112,8 @@ def flip_predict(data, folds, G, sq, m2, r2, eps, cols, features, order, dist, c
     base distance bounds them from below; when removing, they shrink by at most the row's
     largest squared difference on ``f``. A row whose scan runs past its sorted prefix (rare)
     is rescanned over all its candidates. Rows the cheap test leaves open go to
-    :func:`_certify` with the scanned candidates (every unscanned one is surely out), then to
-    :func:`exact_fold_rows` with the flipped mask.
+    :func:`_certify` with the scanned candidates (every unscanned one is surely out); those it
+    cannot certify are flagged in ``unc`` (for :func:`exact_rows` with the flipped masks).
 
     Parameters
     ----------
@@ -1197,16 +1210,6 @@ def flip_predict(data, folds, G, sq, m2, r2, eps, cols, features, order, dist, c
                 unc[t, r] = not ok
                 n_unc[t] += not ok
             pred[t, r] = _argmax_first(counts)
-        if n_unc[t] > 0:
-            flipped = np.empty(m_new, dtype=np.int64)
-            c = 0
-            for cc in range(cols.size):
-                if cols[cc] != f:
-                    flipped[c] = cols[cc]
-                    c += 1
-            if add:
-                flipped[c] = f
-            exact_fold_rows(data.X, np.sort(flipped), folds, pred[t], unc[t])
     return pred, unc, n_unc
 
 

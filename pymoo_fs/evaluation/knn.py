@@ -280,9 +280,7 @@ class KNNEvaluator(Evaluator):
                     data, folds, self._pool_arrays(), plan, min(threads, masks.shape[0]),
                     True, _kernels.USE_NUMPY_BLAS)
         commit()
-        self._n_uncertified += int(n_unc.sum())
-        for b in np.flatnonzero(unc.any(axis=1)):
-            self._settle_rows(pred[b], unc[b], masks[b], folds.exact)
+        self._settle(pred, unc, n_unc, masks, folds)
         return pred
 
     def _compute_flips(self, mask, features, flipped):
@@ -312,9 +310,7 @@ class KNNEvaluator(Evaluator):
             pred, unc, n_unc = _kernels.flip_predict(
                 self._data(float64=True), folds, G, sq, m2, r2, eps, cols,
                 features.astype(np.int64), order, dist, complete)
-        self._n_uncertified += int(n_unc.sum())
-        for b in np.flatnonzero(unc.any(axis=1)):
-            self._settle_rows(pred[b], unc[b], flipped[b], folds.exact)
+        self._settle(pred, unc, n_unc, flipped, folds)
         return self._cv_scores(pred)
 
     # ------------------------------------------------------------------ kept matrices
@@ -480,13 +476,32 @@ class KNNEvaluator(Evaluator):
     def _kernel_folds(self):
         from pymoo_fs.evaluation import _kernels
 
-        exact, chunk, threads = _exact.settings()
         return _kernels.Folds(cand=self._cand, row_q=self._rows, row_f=self._row_fold,
                               bounds=self._bounds, train=self._train_flat,
                               train_ptr=self._train_ptr, y=self.y, k=self.n_neighbors,
-                              n_classes=self.n_classes, exact=exact, sk_chunk=chunk,
-                              sk_threads=threads, srow=self._srow, srow_ptr=self._srow_ptr,
+                              n_classes=self.n_classes, exact=0, sk_chunk=256, sk_threads=1, srow=self._srow, srow_ptr=self._srow_ptr,
                               all_rows=self._all_rows)
+
+    def _settle(self, pred, unc, n_unc, masks, folds):
+        """Rows the bound could not certify: scikit-learn's arithmetic replayed in compiled
+        code where verified (:mod:`~pymoo_fs.evaluation._exact`), else scikit-learn itself."""
+        self._n_uncertified += int(n_unc.sum())
+        open_masks = np.flatnonzero(unc.any(axis=1))
+        if not open_masks.size:
+            return
+        exact, chunk, threads = _exact.settings()
+        if exact:
+            from pymoo_fs.evaluation import _kernels
+
+            cols = [np.flatnonzero(m) for m in masks[open_masks]]
+            sub_pred, sub_unc = pred[open_masks], unc[open_masks]
+            with _parallel_context(self._threads()):
+                _kernels.exact_rows(self.X, _concat(cols), _pointers(cols),
+                                    folds._replace(exact=1, sk_chunk=chunk, sk_threads=threads),
+                                    sub_pred, sub_unc)
+            pred[open_masks], unc[open_masks] = sub_pred, sub_unc
+        for b in np.flatnonzero(unc.any(axis=1)):
+            self._settle_rows(pred[b], unc[b], masks[b], exact)
 
     def _settle_rows(self, pred, unc, mask, exact):
         """Rows the kernels left: ask scikit-learn (kd-tree ties: those rows only)."""
