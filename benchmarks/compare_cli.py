@@ -22,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _results import write_section
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -77,16 +79,7 @@ def main(argv=None):
         "", *lines, ""])
     print(text)
     if args.write:
-        path = ROOT / "benchmarks" / "RESULTS.md"
-        body = path.read_text() if path.exists() else ""
-        rest = ""
-        if MARKER in body:  # replace this section only; keep any section after it
-            start = body.index(MARKER)
-            after = body.find("\n## ", start + len(MARKER))
-            rest = body[after:] if after != -1 else ""
-            body = body[:start].rstrip("\n") + "\n"
-        path.write_text(body + text + rest)
-        print(f"wrote {path}")
+        write_section(MARKER, text)
 
 
 if __name__ == "__main__":

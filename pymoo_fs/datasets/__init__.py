@@ -15,6 +15,7 @@ Examples
 
 from .loading import BUNDLED_DATASETS, DATA_ENV_VAR, Dataset, list_datasets, load_dataset
 from .splitting import Split, holdout_indices, min_max_scale, train_test_split
+from .synthetic import make_heavy_tailed
 
 __all__ = [
     "BUNDLED_DATASETS",
@@ -24,6 +25,7 @@ __all__ = [
     "holdout_indices",
     "list_datasets",
     "load_dataset",
+    "make_heavy_tailed",
     "min_max_scale",
     "train_test_split",
 ]

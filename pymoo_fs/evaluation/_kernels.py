@@ -1,16 +1,25 @@
 """Compiled (numba) kernels of the KNN wrapper evaluator.
 
-They compute the same certified predictions as :mod:`pymoo_fs.evaluation._reference`:
+They compute the certified predictions that :mod:`pymoo_fs.evaluation._reference` states in
+plain numpy, and the exact scikit-learn predictions of the rows that cannot be certified:
 
 * :func:`cv_predict_batch` scores a batch of masks, one thread per group of masks;
-  :func:`cv_predict_one` scores one mask with its rows split over the threads. The caller
-  holds BLAS to one thread.
+  :func:`cv_predict_one` scores one mask with its rows split over the threads. Each mask's Gram
+  matrix is computed from scratch or updated from a kept one (the *pool*, see
+  :func:`_update_panels`); the caller decides which (``plan``) and holds BLAS to one thread.
 * :func:`flip_tables` and :func:`flip_predict` answer all single-feature flips of one mask from
-  its distance matrix, O(n^2) per flip at worst and usually far less.
+  its Gram matrix, O(n^2) per flip at worst and usually far less.
+* :func:`exact_fold_rows` predicts rows exactly as scikit-learn's ``KNeighborsClassifier``
+  does (:func:`_sk_brute_rows`, :func:`_kd_rows`), for rows the rounding bound cannot certify.
+
+Arguments are grouped in small named tuples of arrays (:class:`Data`, :class:`Folds`,
+:class:`Pool`, :class:`Plan`), which numba passes as structures. One certification routine,
+:func:`_certify`, decides every row that the cheap test leaves open (batch, single mask,
+float32 refinement and flips alike).
 
 Every kernel is compiled lazily on first call and cached on disk (``cache=True``); importing
-this module compiles nothing. Memory per worker thread: one n x n float64 matrix plus the
-gathered columns (n x |S|).
+this module compiles nothing. Memory per worker thread: one n x n matrix plus the gathered
+columns (n x |S|).
 
 All numba code of the evaluator lives in this one module on purpose: numba invalidates a
 cached function when its own source file changes, not when a function it calls from another
@@ -21,11 +30,12 @@ OpenBLAS (ILP64, CBLAS interface under ``scipy_cblas_?syrk64_``) and scipy's
 (``scipy.linalg.cython_blas``). The Gram matrix is one ``?syrk`` (half the work of a GEMM; on
 this project's machines a full GEMM measured 35-40 % slower than SYRK plus mirroring). numpy's
 OpenBLAS ``dsyrk`` measured 5-15 % faster than scipy's, so it is used when found; otherwise
-scipy's, which every scipy provides.
+scipy's, which every scipy provides. The exact path calls scipy's ``ddot`` and ``dgemm``
+whatever is found, because they are the routines scikit-learn's own neighbour search calls.
 
 A numba function holding a ctypes pointer cannot be cached (the address changes between
 processes), so the addresses are registered with LLVM under fixed symbol names at import and
-the kernels call the names. Both names are always registered, each with its own calling
+the kernels call the names. Every name is always registered, each with its own calling
 convention (a stub stands in for a numpy BLAS that was not found), and which one to call is an
 argument of the kernels (:data:`USE_NUMPY_BLAS`), never a compiled-in constant, so a cached
 kernel is safe whichever BLAS the next process finds. Registration compiles nothing.
@@ -33,6 +43,7 @@ kernel is safe whichever BLAS the next process finds. Registration compiles noth
 
 import ctypes
 import os
+from collections import namedtuple
 
 import llvmlite.binding as llvm
 import llvmlite.ir as ir
@@ -66,7 +77,7 @@ def _syrk_prototype(real):
 
 
 def _numpy_cblas_addresses():
-    """Addresses of numpy's bundled OpenBLAS ``cblas_dsyrk``/``cblas_ssyrk`` (ILP64), or None."""
+    """Addresses of numpy's bundled OpenBLAS ``cblas_?syrk`` and ``cblas_dgemm`` (ILP64)."""
     try:
         from threadpoolctl import threadpool_info
 
@@ -80,9 +91,10 @@ def _numpy_cblas_addresses():
             lib = ctypes.CDLL(path)
             d = ctypes.cast(lib.scipy_cblas_dsyrk64_, ctypes.c_void_p).value
             s = ctypes.cast(lib.scipy_cblas_ssyrk64_, ctypes.c_void_p).value
+            g = ctypes.cast(lib.scipy_cblas_dgemm64_, ctypes.c_void_p).value
         except (OSError, AttributeError):
             continue
-        return d, s
+        return d, s, g
     return None
 
 
@@ -95,92 +107,158 @@ _found = None if os.environ.get("PYMOO_FS_SCIPY_BLAS") else _numpy_cblas_address
 #: whether the kernels should call numpy's OpenBLAS (else scipy's); pass it to them
 USE_NUMPY_BLAS = _found is not None
 _stubs = (_syrk_prototype(ctypes.c_double)(_unavailable),
-          _syrk_prototype(ctypes.c_float)(_unavailable))
+          _syrk_prototype(ctypes.c_float)(_unavailable),
+          ctypes.CFUNCTYPE(None)(_unavailable))
 _cblas_addresses = _found or tuple(ctypes.cast(f, ctypes.c_void_p).value for f in _stubs)
 llvm.add_symbol("pymoo_fs_cblas_dsyrk", _cblas_addresses[0])
 llvm.add_symbol("pymoo_fs_cblas_ssyrk", _cblas_addresses[1])
-for _name in ("dsyrk", "ssyrk"):
+llvm.add_symbol("pymoo_fs_cblas_dgemm", _cblas_addresses[2])
+# scipy's BLAS: the fallback for the Gram products, and the routines scikit-learn itself calls
+# (its brute-force neighbour search uses scipy's ddot and dgemm), for the exact path
+for _name in ("dsyrk", "ssyrk", "dgemm", "ddot"):
     llvm.add_symbol(f"pymoo_fs_{_name}", _capsule_address(_name))
 
 
-def _syrk_intrinsic(symbol):
-    @intrinsic
-    def call(typingctx, uplo, trans, n, k, alpha, a, lda, beta, c, ldc):
-        sig = types.void(*([types.voidptr] * 10))
+def _fortran_codegen(symbol, n_args, returns_double):
+    def codegen(context, builder, signature, args):
+        llret = ir.DoubleType() if returns_double else ir.VoidType()
+        fn = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(llret, [_PTR] * n_args), symbol)
+        return builder.call(fn, args)
 
-        def codegen(context, builder, signature, args):
-            fn = cgutils.get_or_insert_function(
-                builder.module, ir.FunctionType(ir.VoidType(), [_PTR] * 10), symbol)
-            builder.call(fn, args)
+    return codegen
 
-        return sig, codegen
 
-    return call
+def _fortran_intrinsic(symbol, n_args, returns_double=False):
+    """A call of the Fortran BLAS routine ``symbol``, every argument by pointer."""
+    ret = types.float64 if returns_double else types.void
+    sig = ret(*([types.voidptr] * n_args))
+    codegen = _fortran_codegen(symbol, n_args, returns_double)
+    # an intrinsic needs its parameters spelled out (no *args)
+    names = ", ".join(f"a{i}" for i in range(n_args))
+    scope = {}
+    exec(f"def call(typingctx, {names}):\n    return sig, codegen\n",  # noqa: S102
+         {"sig": sig, "codegen": codegen}, scope)
+    return intrinsic(scope["call"])
 
 
 def _cblas_syrk_intrinsic(symbol, real):
-    """Lower triangle of ``C = A^T A`` (row-major CBLAS, ILP64) for ``A`` (k, n), ``C`` (n, n)."""
-    nb_real = types.float64 if real is ir.DoubleType else types.float32
+    """Lower triangle of ``C = alpha A^T A + beta C`` (row-major CBLAS, ILP64), ``A`` (k, n)."""
 
     @intrinsic
-    def call(typingctx, n, k, a, lda, c, ldc):
-        sig = types.void(types.int64, types.int64, types.voidptr, types.int64, types.voidptr,
-                         types.int64)
+    def call(typingctx, n, k, alpha, a, lda, beta, c, ldc):
+        nb_real = types.float64 if real is ir.DoubleType else types.float32
+        sig = types.void(types.int64, types.int64, nb_real, types.voidptr, types.int64, nb_real,
+                         types.voidptr, types.int64)
 
         def codegen(context, builder, signature, args):
             fnty = ir.FunctionType(ir.VoidType(), [_I32, _I32, _I32, _I64, _I64, real(), _PTR,
                                                    _I64, real(), _PTR, _I64])
             fn = cgutils.get_or_insert_function(builder.module, fnty, symbol)
-            n_, k_, a_, lda_, c_, ldc_ = args
-            one = context.get_constant(nb_real, 1.0)
-            zero = context.get_constant(nb_real, 0.0)
+            n_, k_, alpha_, a_, lda_, beta_, c_, ldc_ = args
             row_major, lower, trans = (ir.Constant(_I32, v) for v in (101, 122, 112))
-            builder.call(fn, [row_major, lower, trans, n_, k_, one, a_, lda_, zero, c_, ldc_])
+            builder.call(fn, [row_major, lower, trans, n_, k_, alpha_, a_, lda_, beta_, c_, ldc_])
 
         return sig, codegen
 
     return call
 
 
-_dsyrk = _syrk_intrinsic("pymoo_fs_dsyrk")
-_ssyrk = _syrk_intrinsic("pymoo_fs_ssyrk")
+@intrinsic
+def _cblas_dgemm_tn(typingctx, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc):
+    """Row-major ``C (m, n) = alpha A^T B + beta C`` for ``A`` (k, m), ``B`` (k, n) (ILP64)."""
+    sig = types.void(types.int64, types.int64, types.int64, types.float64, types.voidptr,
+                     types.int64, types.voidptr, types.int64, types.float64, types.voidptr,
+                     types.int64)
+
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.VoidType(), [_I32, _I32, _I32, _I64, _I64, _I64,
+                                               ir.DoubleType(), _PTR, _I64, _PTR, _I64,
+                                               ir.DoubleType(), _PTR, _I64])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "pymoo_fs_cblas_dgemm")
+        m_, n_, k_, al, a_, lda_, b_, ldb_, be, c_, ldc_ = args
+        row_major, trans, notrans = (ir.Constant(_I32, v) for v in (101, 112, 111))
+        builder.call(fn, [row_major, trans, notrans, m_, n_, k_, al, a_, lda_, b_, ldb_, be, c_,
+                          ldc_])
+
+    return sig, codegen
+
+
+_dsyrk = _fortran_intrinsic("pymoo_fs_dsyrk", 10)
+_ssyrk = _fortran_intrinsic("pymoo_fs_ssyrk", 10)
+_dgemm = _fortran_intrinsic("pymoo_fs_dgemm", 13)
+_ddot = _fortran_intrinsic("pymoo_fs_ddot", 5, returns_double=True)
 _cblas_dsyrk = _cblas_syrk_intrinsic("pymoo_fs_cblas_dsyrk", ir.DoubleType)
 _cblas_ssyrk = _cblas_syrk_intrinsic("pymoo_fs_cblas_ssyrk", ir.FloatType)
 
 
 @nb.njit(cache=True)
-def gram_t(AT, C, use_numpy_blas):
-    """``C = AT^T AT`` for a C-contiguous ``AT`` (m, n), float64 or float32, into ``C`` (n, n).
+def _int32s(*values):
+    out = np.empty(len(values), dtype=np.int32)
+    for i in range(len(values)):
+        out[i] = values[i]
+    return out
 
-    ``AT`` holds one selected feature per row (a contiguous copy of a column of the data), so
-    gathering the columns of a mask is a sequence of contiguous copies. One ``?syrk`` (numpy's
-    OpenBLAS with ``use_numpy_blas``, :data:`USE_NUMPY_BLAS`; else scipy's) computes the lower
-    triangle, which is then mirrored tile by tile. BLAS threading is whatever the caller set
-    (threadpoolctl).
+
+@nb.njit(cache=True)
+def syrk_t(AT, C, alpha, beta, use_numpy_blas):
+    """Lower triangle of ``C = alpha AT^T AT + beta C`` for C-contiguous ``AT`` (m, n).
+
+    float64 or float32 (``C`` of the same dtype, (n, n), C-contiguous). numpy's OpenBLAS with
+    ``use_numpy_blas`` (:data:`USE_NUMPY_BLAS`), else scipy's. BLAS threading is whatever the
+    caller set (threadpoolctl). The upper triangle is left as it was.
     """
     m, n = AT.shape
     if use_numpy_blas:
         if AT.itemsize == 8:
-            _cblas_dsyrk(n, m, AT.ctypes, max(n, 1), C.ctypes, max(n, 1))
+            _cblas_dsyrk(n, m, np.float64(alpha), AT.ctypes, max(n, 1), np.float64(beta),
+                         C.ctypes, max(n, 1))
         else:
-            _cblas_ssyrk(n, m, AT.ctypes, max(n, 1), C.ctypes, max(n, 1))
-        _mirror_lower(C)
+            _cblas_ssyrk(n, m, np.float32(alpha), AT.ctypes, max(n, 1), np.float32(beta),
+                         C.ctypes, max(n, 1))
         return
     uplo = np.array([ord("U")], dtype=np.uint8)  # Fortran upper = C-order lower
     trans = np.array([ord("N")], dtype=np.uint8)  # AT is the Fortran (n, m) matrix A
-    nn = np.array([n], dtype=np.int32)
-    kk = np.array([m], dtype=np.int32)
-    lda = np.array([max(n, 1)], dtype=np.int32)
-    ldc = np.array([max(n, 1)], dtype=np.int32)
-    one = np.ones(1, dtype=AT.dtype)
-    zero = np.zeros(1, dtype=AT.dtype)
+    dims = _int32s(n, m, max(n, 1), max(n, 1))
+    al = np.full(1, alpha, dtype=AT.dtype)
+    be = np.full(1, beta, dtype=AT.dtype)
     if AT.itemsize == 8:
-        _dsyrk(uplo.ctypes, trans.ctypes, nn.ctypes, kk.ctypes, one.ctypes, AT.ctypes,
-               lda.ctypes, zero.ctypes, C.ctypes, ldc.ctypes)
+        _dsyrk(uplo.ctypes, trans.ctypes, dims[0:].ctypes, dims[1:].ctypes, al.ctypes,
+               AT.ctypes, dims[2:].ctypes, be.ctypes, C.ctypes, dims[3:].ctypes)
     else:
-        _ssyrk(uplo.ctypes, trans.ctypes, nn.ctypes, kk.ctypes, one.ctypes, AT.ctypes,
-               lda.ctypes, zero.ctypes, C.ctypes, ldc.ctypes)
+        _ssyrk(uplo.ctypes, trans.ctypes, dims[0:].ctypes, dims[1:].ctypes, al.ctypes,
+               AT.ctypes, dims[2:].ctypes, be.ctypes, C.ctypes, dims[3:].ctypes)
+
+
+@nb.njit(cache=True)
+def gram_t(AT, C, use_numpy_blas):
+    """``C = AT^T AT`` (both triangles) for C-contiguous ``AT`` (m, n), into ``C`` (n, n).
+
+    ``AT`` holds one selected feature per row (a contiguous copy of a column of the data), so
+    gathering the columns of a mask is a sequence of contiguous copies. One ``?syrk`` computes
+    the lower triangle (:func:`syrk_t`), which is then mirrored tile by tile.
+    """
+    syrk_t(AT, C, 1.0, 0.0, use_numpy_blas)
     _mirror_lower(C)
+
+
+@nb.njit(cache=True)
+def _gemm_tn(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, use_numpy_blas):
+    """Row-major float64 ``C (m, n) = alpha A^T B + beta C``; ``A`` (k, m), ``B`` (k, n).
+
+    ``A``, ``B`` and ``C`` are passed as pointers (``.ctypes``) with their leading dimensions.
+    """
+    if use_numpy_blas:
+        _cblas_dgemm_tn(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc)
+        return
+    # column-major view: C^T (n, m) = B^T (n, k) A (k, m)
+    ta = np.array([ord("N")], dtype=np.uint8)
+    tb = np.array([ord("T")], dtype=np.uint8)
+    dims = _int32s(n, m, k, ldb, lda, ldc)
+    al = np.full(1, alpha)
+    be = np.full(1, beta)
+    _dgemm(ta.ctypes, tb.ctypes, dims[0:].ctypes, dims[1:].ctypes, dims[2:].ctypes, al.ctypes,
+           B, dims[3:].ctypes, A, dims[4:].ctypes, be.ctypes, C, dims[5:].ctypes)
 
 
 @nb.njit(cache=True)
@@ -195,10 +273,57 @@ def _mirror_lower(C):
                     C[j, i] = C[i, j]
 
 
-# ----------------------------------------------------------------- CV kernels
+# ----------------------------------------------------------------- structures
+#: the data, in the layouts the kernels read
+Data = namedtuple("Data", [
+    "Xgt",  # (D, n) centred, transposed, in the precision of the Gram products
+    "Xct",  # (D, n) float64 centred, transposed
+    "Xt",   # (D, n) float64 raw, transposed
+    "X",    # (n, D) float64 raw (the exact path gathers scikit-learn's operands from it)
+    "Xc",   # (n, D) float64 centred (exact distances of float32 band members)
+])
+#: the fold layout: test rows of every fold concatenated, each fold's training part
+Folds = namedtuple("Folds", [
+    "cand",       # bool (n_folds, n): training part of each fold
+    "row_q",      # int64 (R,): query sample of each row (the folds' test parts, in order)
+    "row_f",      # int64 (R,): fold of each row
+    "bounds",     # int64 (n_folds + 1,): rows of fold f are bounds[f]:bounds[f + 1]
+    "train",      # int64: the folds' training indices in scikit-learn's order, concatenated
+    "train_ptr",  # int64 (n_folds + 1,)
+    "y",          # int64 (n,): encoded labels
+    "k",          # int: n_neighbors
+    "n_classes",  # int
+    "exact",      # int: 1 = settle uncertified rows by scikit-learn's arithmetic, 0 = leave them
+    "sk_chunk",   # int: scikit-learn's pairwise_dist_chunk_size
+    "sk_threads",  # int: scikit-learn's OpenMP thread count (its chunk-to-thread assignment)
+    "srow",       # int64 (R,): rows sorted by query sample ...
+    "srow_ptr",   # int64 (n + 1,): ... the rows of sample q are srow[srow_ptr[q]:srow_ptr[q+1]]
+    "all_rows",   # int64 (R,): 0 .. R - 1
+])
+#: kept Gram matrices (float64), one slot per kept mask
+Pool = namedtuple("Pool", [
+    "G",    # (P, n, n) Gram matrices of the centred data, both triangles
+    "sq",   # (P, n) their diagonals
+    "m2",   # (P, n) squared centred row norms over every feature the matrix ever held
+    "r2",   # (P, n) the same for the raw rows
+])
+#: what to do for each mask of a batch
+Plan = namedtuple("Plan", [
+    "cols_flat", "cols_ptr",    # selected columns of mask b: cols_flat[cols_ptr[b]:cols_ptr[b+1]]
+    "base",                     # int64 (B,): pool slot to update from, -1 = from scratch
+    "dest",                     # int64 (B,): pool slot to write, -1 = a thread's scratch matrix
+    "delta_flat", "delta_ptr",  # changed columns: the added ones first, then the removed ones
+    "n_add",                    # int64 (B,)
+    "touch_flat", "touch_ptr",  # columns the base matrix never held (they extend m2, r2)
+    "eps",                      # float64 (B,): error coefficient of the resulting matrix
+])
+
 _U64 = np.finfo(np.float64).eps / 2
 _U32 = float(np.finfo(np.float32).eps) / 2
 _SAFETY = 4.0
+_DBL_MAX = np.finfo(np.float64).max
+#: rows per panel of an incremental update (the panel stays in cache between copy and GEMM)
+_PANEL = 32
 
 
 @nb.njit(cache=True, inline="always")
@@ -207,20 +332,98 @@ def _gamma(m, u):
     return _SAFETY * m * u / (1.0 - m * u)
 
 
+# ----------------------------------------------------------------- Gram matrices
 @nb.njit(cache=True)
-def _gram_of(Xgt, cols, AT, G, sq, use_numpy_blas):
-    """G = Gram matrix of the selected centred columns; sq = its diagonal (float64).
+def _gram_scratch(Xgt, Xct, Xt, cols, AT, G, sq, m2, r2, use_numpy_blas):
+    """G = Gram matrix of the selected centred columns (both triangles), its diagonal ``sq``,
+    and the squared centred and raw row norms over the selected columns (``m2``, ``r2``).
 
-    ``Xgt`` (D, n) is the centred data transposed, in the precision of the product; ``AT``
-    (|S|, n) receives the selected rows of it.
+    ``Xgt`` (D, n) is the centred data transposed in the precision of ``G``; ``AT`` (|S|, n)
+    receives its selected rows.
     """
+    n = G.shape[0]
     for c in range(cols.size):
         AT[c, :] = Xgt[cols[c], :]
     gram_t(AT, G, use_numpy_blas)
-    for i in range(G.shape[0]):
+    for i in range(n):
         sq[i] = G[i, i]
+        m2[i] = 0.0
+        r2[i] = 0.0
+    for c in range(cols.size):
+        xc = Xct[cols[c]]
+        x = Xt[cols[c]]
+        for i in range(n):
+            m2[i] += xc[i] * xc[i]
+            r2[i] += x[i] * x[i]
 
 
+@nb.njit(cache=True)
+def _delta_operands(Xct, delta, n_add, L, R):
+    """``L`` = the changed centred columns (transposed), ``R`` = the same with removed ones
+    negated, so that ``G_new = G_base + L^T R``."""
+    for c in range(delta.size):
+        L[c, :] = Xct[delta[c], :]
+        if c < n_add:
+            R[c, :] = L[c, :]
+        else:
+            R[c, :] = -L[c, :]
+
+
+@nb.njit(cache=True)
+def _update_vectors(Xct, Xt, pool, base, dest_sq, dest_m2, dest_r2, L, n_add, touch):
+    """``sq``, ``m2`` and ``r2`` of an update (see :func:`_update_panels`); may be in place.
+
+    ``m2`` and ``r2`` grow by the columns in ``touch`` that the base matrix never held: they
+    bound the row norms over every feature the chain of updates touched (see Notes of
+    :func:`_predict_rows`).
+    """
+    n = dest_sq.size
+    k = L.shape[0]
+    for i in range(n):
+        s = pool.sq[base, i]
+        for c in range(k):
+            v = L[c, i] * L[c, i]
+            s = s + v if c < n_add else s - v
+        a = pool.m2[base, i]
+        b = pool.r2[base, i]
+        for c in range(touch.size):
+            xc = Xct[touch[c], i]
+            x = Xt[touch[c], i]
+            a += xc * xc
+            b += x * x
+        dest_sq[i] = s
+        dest_m2[i] = a
+        dest_r2[i] = b
+
+
+@nb.njit(cache=True)
+def _update_panels(Gb, G, sq, m2, r2, L, R, p_lo, p_hi, predict, eps, g_sk, Xc, cols, folds,
+                   pred, unc, use_numpy_blas):
+    """Panels ``[p_lo, p_hi)`` of ``G = Gb + L^T R`` (see :func:`_delta_operands`), cost
+    O(n^2 |delta|); ``G`` may be ``Gb`` itself (in place).
+
+    Each panel of :data:`_PANEL` rows is copied from the base matrix (unless in place),
+    updated by one GEMM while it is in cache, and, with ``predict``, the rows of its samples
+    are predicted right away (:func:`_predict_rows`; ``sq``, ``m2``, ``r2`` must be complete).
+    """
+    n = G.shape[0]
+    k = L.shape[0]
+    same = Gb.ctypes.data == G.ctypes.data
+    for p in range(p_lo, p_hi):
+        i0 = p * _PANEL
+        i1 = min(n, i0 + _PANEL)
+        if not same:
+            for i in range(i0, i1):
+                G[i, :] = Gb[i, :]
+        if k > 0:
+            _gemm_tn(i1 - i0, n, k, 1.0, L[:, i0:].ctypes, n, R.ctypes, n, 1.0, G[i0:].ctypes, n,
+                     use_numpy_blas)
+        if predict:
+            rows = folds.srow[folds.srow_ptr[i0]:folds.srow_ptr[i1]]
+            _predict_rows(G, sq, m2, r2, eps, g_sk, Xc, cols, folds, rows, pred, unc)
+
+
+# ----------------------------------------------------------------- row predictions
 @nb.njit(cache=True, inline="always")
 def _insert(bd, bi, cnt, K, d, j):
     """Insert (d, j) into the sorted top-K lists of length cnt; strict < keeps earlier ties.
@@ -252,37 +455,124 @@ def _argmax_first(counts):
 
 
 @nb.njit(cache=True)
-def _predict_rows(G, sq, raw, Xc, cols, cand, row_q, row_f, y, k, u_gram, r_lo, r_hi, pred,
-                  amb, counts, band, d64, e):
-    """Certified KNN votes of rows [r_lo, r_hi) from the Gram matrix ``G`` of centred data.
+def _kth_smallest(v, cnt, k, tmp):
+    """The k-th smallest (1-based) of ``v[:cnt]`` (``cnt >= k``); ``tmp`` has room for k."""
+    c = 0
+    for p in range(cnt):
+        x = v[p]
+        if c < k:
+            q = c
+            c += 1
+        elif x < tmp[k - 1]:
+            q = k - 1
+        else:
+            continue
+        while q > 0 and x < tmp[q - 1]:
+            tmp[q] = tmp[q - 1]
+            q -= 1
+        tmp[q] = x
+    return tmp[k - 1]
 
-    ``sq`` is the diagonal of ``G``; ``raw`` bounds the squared uncentred row norms that
-    scikit-learn's computation sees (the full-row norms bound those of any mask). ``G`` is
-    float64 or float32 (unit roundoff ``u_gram``). Each row's reduced distances
-    ``e_j = sq_j - 2 G_qj`` (``+inf`` outside the fold's training part) are written to the
-    scratch row ``e`` by a vectorisable loop, then scanned for the k + 1 smallest; the squared
-    distance is ``d_j = sq_q + e_j``. A row whose k-th and (k+1)-th nearest lie within the
-    rounding band is settled by the band's labels (float64), or, for a float32 ``G``, by
-    recomputing the band members' distances exactly in float64 first. Rows still undecided are
-    flagged in ``amb`` for scikit-learn. ``counts``, ``band``, ``d64``, ``e`` are scratch arrays
-    (n_classes,), (n,), (n,), (n,).
+
+@nb.njit(cache=True)
+def _certify(L, U, lab, cnt, k, counts, tmp):
+    """Certify one row's k-nearest-neighbour vote from intervals around its distances.
+
+    Candidate ``p`` (label ``lab[p]``) has scikit-learn distance in ``[L[p], U[p]]``. With
+    ``T_U`` the k-th smallest upper bound and ``T_L`` the (k+1)-th smallest lower bound, a
+    candidate with ``U < T_L`` is among scikit-learn's k nearest whatever the rounding and the
+    tie order (at most k candidates can come before it), and one with ``L > T_U`` is not (k
+    others surely come before it). The rest form the band. The vote is certified when the band
+    holds exactly the missing places, or all its members share one label. Adds the vote to
+    ``counts`` when certified; returns ``(certified, T_U)``. This is the one rounding-band test
+    of every path (:func:`_reference.band_flags` states it in numpy).
+    """
+    if cnt <= k:
+        for p in range(cnt):
+            counts[lab[p]] += 1
+        return True, np.inf
+    t_u = _kth_smallest(U, cnt, k, tmp)
+    t_l = _kth_smallest(L, cnt, k + 1, tmp)
+    n_in = 0
+    n_band = 0
+    first = -1
+    mixed = False
+    for p in range(cnt):
+        if U[p] < t_l:
+            n_in += 1
+        elif L[p] <= t_u:
+            n_band += 1
+            if first == -1:
+                first = lab[p]
+            elif lab[p] != first:
+                mixed = True
+    need = k - n_in
+    if need > 0 and n_band > need and mixed:
+        return False, t_u
+    for p in range(cnt):
+        if U[p] < t_l:
+            counts[lab[p]] += 1
+        elif need > 0 and L[p] <= t_u and n_band == need:
+            counts[lab[p]] += 1
+    if need > 0 and n_band > need:
+        counts[first] += need
+    return True, t_u
+
+
+@nb.njit(cache=True, inline="always")
+def _pair_bound(e_ours, g_sk, mq, mj, aq, aj):
+    """Bound of |our squared distance - scikit-learn's| for one pair (see _predict_rows)."""
+    return e_ours * (mq + mj) ** 2 + g_sk * (aq + aj) ** 2
+
+
+@nb.njit(cache=True)
+def _predict_rows(G, sq, m2, r2, eps, g_sk, Xc, cols, folds, rows, pred, unc):
+    """Certified KNN votes of the listed rows from the Gram matrix ``G`` of centred data.
+
+    Each row's reduced distances ``e_j = sq_j - 2 G_qj`` (``+inf`` outside the fold's training
+    part) are written to a scratch row by a vectorisable loop, then scanned for the k + 1
+    smallest; the squared distance is ``d_j = sq_q + e_j``. ``pred[r]`` gets the vote; ``unc[r]``
+    is True where the vote could differ from scikit-learn's (for :func:`exact_fold_rows`).
+
+    Notes
+    -----
+    **The bound.** With ``M_i^2 = m2[i]`` and ``A_i^2 = r2[i]`` (squared centred and raw norms of
+    row i over every feature the matrix ever held, a superset of the mask), our distance differs
+    from scikit-learn's by at most ``E_ij = (eps + 8u) (M_i + M_j)^2 + g_sk (A_i + A_j)^2``:
+    ``eps`` bounds the error of ``G`` and ``sq`` relative to ``M_i M_j`` (``gamma_{|S|+2}`` from
+    scratch, more along a chain of updates), ``8u`` the centring and the two operations of
+    ``d_j``, and ``g_sk = gamma_{|S|+2}`` scikit-learn's own computation (Higham's dot-product
+    bound; it also covers the direct sums of its kd-tree). A row is settled at once when its
+    (k+1)-th nearest is farther than its k-th by more than twice the largest ``E_qj``; otherwise
+    :func:`_certify` looks at every candidate with its own ``E_qj`` (tight where row norms differ
+    by orders of magnitude). For a float32 ``G`` the candidates that survive are re-measured in
+    float64 directly and certified again.
     """
     n = G.shape[0]
-    m = cols.size
+    k = folds.k
     K = k + 1
     bd = np.empty(K)
     bi = np.empty(K, dtype=np.int64)
-    g64 = _gamma(m + 2.0, _U64)
-    g_ours = g64 if u_gram == _U64 else _gamma(m + 3.0, u_gram)
+    e = np.empty(n)
+    Lb = np.empty(n)
+    Ub = np.empty(n)
+    lab = np.empty(n, dtype=np.int64)
+    ids = np.empty(n, dtype=np.int64)
+    tmp = np.empty(K)
+    counts = np.zeros(folds.n_classes, dtype=np.int64)
+    f32 = G.itemsize == 4
+    e_ours = eps + 8.0 * _U64
+    e64 = _gamma(cols.size + 4.0, _U64)
+    m_max = 0.0
     a_max = 0.0
-    b_max = 0.0
     for j in range(n):
-        a_max = max(a_max, np.sqrt(raw[j]))
-        b_max = max(b_max, np.sqrt(max(sq[j], 0.0)))
-    for r in range(r_lo, r_hi):
-        q = row_q[r]
+        m_max = max(m_max, np.sqrt(m2[j]))
+        a_max = max(a_max, np.sqrt(r2[j]))
+    y = folds.y
+    for r in rows:
+        q = folds.row_q[r]
         Gq = G[q]
-        cf = cand[row_f[r]]
+        cf = folds.cand[folds.row_f[r]]
         for j in range(n):
             v = sq[j] - 2.0 * Gq[j]
             e[j] = v if cf[j] else np.inf
@@ -293,171 +583,470 @@ def _predict_rows(G, sq, raw, Xc, cols, cand, row_q, row_f, y, k, u_gram, r_lo, 
                 cnt = _insert(bd, bi, cnt, K, e[j], j)
                 if cnt == K:
                     worst = bd[K - 1]
-        amb[r] = False
-        for c in range(counts.size):
-            counts[c] = 0
+        unc[r] = False
+        counts[:] = 0
         sq_q = sq[q]
-        a = np.sqrt(raw[q]) + a_max
-        b = np.sqrt(max(sq_q, 0.0)) + b_max
-        e2 = 2.0 * (g64 * a * a + g_ours * b * b)
+        mq = np.sqrt(m2[q])
+        aq = np.sqrt(r2[q])
+        e2 = 2.0 * _pair_bound(e_ours, g_sk, mq, m_max, aq, a_max)
         t = sq_q + bd[k - 1]
         if cnt < K or sq_q + bd[k] > t + e2:
             for i in range(k):
                 counts[y[bi[i]]] += 1
-        elif u_gram == _U64:
-            for i in range(k):
-                counts[y[bi[i]]] += 1
-            amb[r] = _mixed_band(e, sq_q, y, t - e2, t + e2)
         else:
-            e64 = 2.0 * g64 * (a * a + b * b)
-            amb[r] = _refine(e, sq_q, Xc, cols, y, q, k, t - e2, t + e2, e64, counts, band, d64)
+            c = 0
+            for j in range(n):
+                if cf[j]:
+                    d = sq_q + e[j]
+                    b = _pair_bound(e_ours, g_sk, mq, np.sqrt(m2[j]), aq, np.sqrt(r2[j]))
+                    Lb[c] = d - b
+                    Ub[c] = d + b
+                    lab[c] = y[j]
+                    ids[c] = j
+                    c += 1
+            ok, t_u = _certify(Lb, Ub, lab, c, k, counts, tmp)
+            if not ok and f32:
+                # float32 products: re-measure the candidates not surely out in float64
+                c2 = 0
+                for p in range(c):
+                    if Lb[p] <= t_u:
+                        j = ids[p]
+                        s = 0.0
+                        for cc in range(cols.size):
+                            diff = Xc[q, cols[cc]] - Xc[j, cols[cc]]
+                            s += diff * diff
+                        b = _pair_bound(e64, g_sk, mq, np.sqrt(m2[j]), aq, np.sqrt(r2[j]))
+                        Lb[c2] = s - b
+                        Ub[c2] = s + b
+                        lab[c2] = lab[p]
+                        c2 += 1
+                counts[:] = 0
+                ok, t_u = _certify(Lb, Ub, lab, c2, k, counts, tmp)
+            unc[r] = not ok
         pred[r] = _argmax_first(counts)
 
 
+# ----------------------------------------------------------------- the exact path
 @nb.njit(cache=True)
-def _mixed_band(e, sq_q, y, lo, hi):
-    """True when the candidates with distance ``sq_q + e_j`` in [lo, hi] carry several labels."""
-    first = -1
-    for j in range(e.size):
-        d = sq_q + e[j]
-        if lo <= d <= hi:
-            if first == -1:
-                first = y[j]
-            elif y[j] != first:
-                return True
-    return False
+def _heap_push(vals, idx, size, val, val_idx):
+    """scikit-learn's ``heap_push`` (``sklearn/utils/_heap.pyx``): fixed-size max-heap."""
+    if val >= vals[0]:
+        return
+    vals[0] = val
+    idx[0] = val_idx
+    cur = 0
+    while True:
+        left = 2 * cur + 1
+        right = left + 1
+        if left >= size:
+            break
+        elif right >= size:
+            if vals[left] > val:
+                swap = left
+            else:
+                break
+        elif vals[left] >= vals[right]:
+            if val < vals[left]:
+                swap = left
+            else:
+                break
+        else:
+            if val < vals[right]:
+                swap = right
+            else:
+                break
+        vals[cur] = vals[swap]
+        idx[cur] = idx[swap]
+        cur = swap
+    vals[cur] = val
+    idx[cur] = val_idx
 
 
 @nb.njit(cache=True)
-def _refine(e, sq_q, Xc, cols, y, q, k, lo, hi, e64, counts, band, d64):
-    """Settle a row from a float32 Gram matrix with exact float64 distances of its band.
+def _sk_norms(A, out):
+    """Squared row norms as scikit-learn computes them: scipy's ``ddot`` per row."""
+    m = A.shape[1]
+    nn = np.array([m], dtype=np.int32)
+    inc = np.ones(1, dtype=np.int32)
+    for i in range(A.shape[0]):
+        out[i] = _ddot(nn.ctypes, A[i].ctypes, inc.ctypes, A[i].ctypes, inc.ctypes)
 
-    Candidates below ``lo`` are surely among the k nearest; the rest of the k come from the
-    band [lo, hi], ranked by float64 distances computed directly. Adds the k neighbours' labels
-    to ``counts``; returns True when even float64 cannot certify the vote.
+
+@nb.njit(cache=True)
+def _sk_middle(Xte, xs, xe, Xtr, ys, ye, mid):
+    """scikit-learn's middle term ``-2 X_chunk Y_chunk^T`` (its ``_gemm`` call, scipy's dgemm)."""
+    m = Xte.shape[1]
+    ta = np.array([116], dtype=np.uint8)  # BLAS_Trans.Trans, passed as transb first (RowMajor)
+    tn = np.array([110], dtype=np.uint8)  # BLAS_Trans.NoTrans
+    dims = _int32s(ye - ys, xe - xs, m, m, m, ye - ys)
+    al = np.full(1, -2.0)
+    be = np.zeros(1)
+    _dgemm(ta.ctypes, tn.ctypes, dims[0:].ctypes, dims[1:].ctypes, dims[2:].ctypes, al.ctypes,
+           Xtr[ys:].ctypes, dims[3:].ctypes, Xte[xs:].ctypes, dims[4:].ctypes, be.ctypes,
+           mid.ctypes, dims[5:].ctypes)
+
+
+@nb.njit(cache=True)
+def _sk_reduce(Xn, Yn, mid, xs, xe, ys, ye, want, w0, vals, idx, h0, k):
+    """Push chunk (xs:xe, ys:ye) into the rows' heaps (row xs + i in heap h0 + i) exactly as
+    scikit-learn's ``EuclideanArgKmin64._compute_and_reduce_distances_on_chunks`` does."""
+    n_y = ye - ys
+    for i in range(xe - xs):
+        if not want[w0 + xs + i]:
+            continue
+        for j in range(n_y):
+            v = (Xn[xs + i] + mid[i * n_y + j]) + Yn[ys + j]
+            v = v if v > 0.0 else 0.0
+            _heap_push(vals[h0 + i], idx[h0 + i], k, v, ys + j)
+
+
+@nb.njit(cache=True)
+def _sk_brute_rows(X, cols, test, train, want, w0, k, chunk, n_threads, nbr):
+    """Neighbours of the wanted test rows exactly as scikit-learn's brute force finds them.
+
+    Replays ``sklearn.metrics._pairwise_distances_reduction.ArgKmin`` (Euclidean, float64,
+    dense): the same operands (``X[test][:, cols]`` and ``X[train][:, cols]``), the same row
+    norms (scipy's ``ddot``), the same chunks and ``dgemm`` calls (scipy's), the same sum order,
+    the same heap, and for ``parallel_on_Y`` the same static split of the chunks over its
+    threads and the same merge order. ``nbr[i]`` receives the k neighbours (positions in
+    ``train``) of test row ``i`` where ``want[w0 + i]``.
     """
-    n_in = 0
-    nb_ = 0
-    for j in range(e.size):
-        d = sq_q + e[j]
-        if d < lo:
-            counts[y[j]] += 1
-            n_in += 1
-        elif d <= hi:
-            band[nb_] = j
-            nb_ += 1
-    for i in range(nb_):
-        j = band[i]
+    m = cols.size
+    n_x = test.size
+    n_y = train.size
+    Xte = np.empty((n_x, m))
+    Xtr = np.empty((n_y, m))
+    for i in range(n_x):
+        for c in range(m):
+            Xte[i, c] = X[test[i], cols[c]]
+    for i in range(n_y):
+        for c in range(m):
+            Xtr[i, c] = X[train[i], cols[c]]
+    Xn = np.empty(n_x)
+    Yn = np.empty(n_y)
+    _sk_norms(Xtr, Yn)
+    _sk_norms(Xte, Xn)
+    x_chunk = min(n_x, chunk)
+    y_chunk = min(n_y, chunk)
+    x_chunks = n_x // x_chunk + (n_x % x_chunk != 0)
+    y_chunks = n_y // y_chunk + (n_y % y_chunk != 0)
+    on_y = not (n_y < n_x or 4 * chunk * n_threads < n_x)
+    threads = min(y_chunks if on_y else x_chunks, n_threads)
+    mid = np.empty(x_chunk * y_chunk)
+    vals = np.full((n_x, k), _DBL_MAX)
+    idx = np.zeros((n_x, k), dtype=np.int64)
+    tv = np.empty((threads, x_chunk, k))
+    ti = np.empty((threads, x_chunk, k), dtype=np.int64)
+    for xc in range(x_chunks):
+        xs = xc * x_chunk
+        xe = min(n_x, xs + x_chunk)
+        any_wanted = False
+        for i in range(xs, xe):
+            any_wanted |= want[w0 + i]
+        if not any_wanted:
+            continue
+        if not on_y:
+            for yc in range(y_chunks):
+                ys = yc * y_chunk
+                ye = min(n_y, ys + y_chunk)
+                _sk_middle(Xte, xs, xe, Xtr, ys, ye, mid)
+                _sk_reduce(Xn, Yn, mid, xs, xe, ys, ye, want, w0, vals, idx, xs, k)
+            continue
+        tv[:] = _DBL_MAX
+        ti[:] = -1
+        q, rest = y_chunks // threads, y_chunks % threads
+        for t in range(threads):  # libgomp's schedule(static): contiguous blocks
+            lo = t * (q + 1) if t < rest else t * q + rest
+            hi = lo + (q + 1 if t < rest else q)
+            for yc in range(lo, hi):
+                ys = yc * y_chunk
+                ye = min(n_y, ys + y_chunk)
+                _sk_middle(Xte, xs, xe, Xtr, ys, ye, mid)
+                _sk_reduce(Xn, Yn, mid, xs, xe, ys, ye, want, w0, tv[t], ti[t], 0, k)
+        for i in range(xs, xe):
+            if want[w0 + i]:
+                for t in range(threads):
+                    for jj in range(k):
+                        _heap_push(vals[i], idx[i], k, tv[t, i - xs, jj], ti[t, i - xs, jj])
+    for i in range(n_x):
+        if want[w0 + i]:
+            nbr[i, :] = idx[i, :]
+
+
+@nb.njit(cache=True)
+def _kd_row(X, cols, q, train, y, k, counts, d):
+    """Vote of test sample ``q`` as scikit-learn's kd-tree finds it, or False.
+
+    The kd-tree's reduced distance is the plain sum of squared differences in feature order,
+    reproduced here bit for bit; only the order in which it meets candidates at exactly equal
+    distance (its traversal) is not. The vote is returned (added to ``counts``) unless equal
+    distances straddle the k-th place with different labels.
+    """
+    for p in range(train.size):
+        j = train[p]
         s = 0.0
         for c in range(cols.size):
-            diff = Xc[q, cols[c]] - Xc[j, cols[c]]
-            s += diff * diff
-        d64[i] = s
-    order = np.argsort(d64[:nb_], kind="mergesort")
-    need = k - n_in
-    for i in range(need):
-        counts[y[band[order[i]]]] += 1
-    t64 = d64[order[need - 1]]
-    if nb_ == need or d64[order[need]] > t64 + e64:
-        return False
+            t = X[q, cols[c]] - X[j, cols[c]]
+            s += t * t
+        d[p] = s
+    tmp = np.empty(k)
+    t_k = _kth_smallest(d, train.size, k, tmp)
+    n_lt = 0
+    n_eq = 0
     first = -1
-    for i in range(nb_):
-        if t64 - e64 <= d64[i] <= t64 + e64:
-            lab = y[band[i]]
+    mixed = False
+    for p in range(train.size):
+        if d[p] < t_k:
+            n_lt += 1
+        elif d[p] == t_k:
+            n_eq += 1
             if first == -1:
-                first = lab
-            elif lab != first:
-                return True
-    return False
+                first = y[train[p]]
+            elif y[train[p]] != first:
+                mixed = True
+    if n_lt + n_eq > k and mixed:
+        return False
+    for p in range(train.size):
+        if d[p] < t_k or (d[p] == t_k and n_lt + n_eq == k):
+            counts[y[train[p]]] += 1
+    if n_lt + n_eq > k:
+        counts[first] += k - n_lt
+    return True
+
+
+@nb.njit(cache=True)
+def exact_fold_rows(X, cols, folds, pred, unc):
+    """Settle the uncertified rows of one mask by scikit-learn's own arithmetic.
+
+    For every fold holding rows with ``unc[r]``: where scikit-learn's ``KNeighborsClassifier``
+    (``algorithm="auto"``) takes brute force (more than 15 selected features, or
+    ``k >= n_train // 2``) the neighbours are found by :func:`_sk_brute_rows`; where it takes a
+    kd-tree, by :func:`_kd_row`. ``pred`` gets the vote and ``unc`` is cleared, except for
+    kd-tree rows with ties at the k-th place (left for the caller, who asks scikit-learn's
+    KDTree for those rows only) and everything when ``folds.exact == 0``.
+    """
+    if folds.exact == 0:
+        return
+    k = folds.k
+    counts = np.zeros(folds.n_classes, dtype=np.int64)
+    for f in range(folds.bounds.size - 1):
+        lo = folds.bounds[f]
+        hi = folds.bounds[f + 1]
+        todo = False
+        for r in range(lo, hi):
+            todo |= unc[r]
+        if not todo:
+            continue
+        train = folds.train[folds.train_ptr[f]:folds.train_ptr[f + 1]]
+        test = folds.row_q[lo:hi]
+        if cols.size > 15 or k >= train.size // 2:
+            nbr = np.empty((hi - lo, k), dtype=np.int64)
+            _sk_brute_rows(X, cols, test, train, unc, lo, k, folds.sk_chunk, folds.sk_threads,
+                           nbr)
+            for r in range(lo, hi):
+                if unc[r]:
+                    counts[:] = 0
+                    for jj in range(k):
+                        counts[folds.y[train[nbr[r - lo, jj]]]] += 1
+                    pred[r] = _argmax_first(counts)
+                    unc[r] = False
+        else:
+            d = np.empty(train.size)
+            for r in range(lo, hi):
+                if unc[r]:
+                    counts[:] = 0
+                    if _kd_row(X, cols, folds.row_q[r], train, folds.y, k, counts, d):
+                        pred[r] = _argmax_first(counts)
+                        unc[r] = False
 
 
 @nb.njit(parallel=True, cache=True)
-def cv_predict_batch(Xgt, Xc, raw, cols_flat, cols_ptr, cand, row_q, row_f, y, k, n_classes,
-                     n_groups, use_numpy_blas):
-    """Certified CV predictions of a batch of masks, parallel over groups of masks.
+def exact_rows(X, cols_flat, cols_ptr, folds, pred, unc):
+    """:func:`exact_fold_rows` for every mask ``b`` (columns
+    ``cols_flat[cols_ptr[b]:cols_ptr[b + 1]]``, increasing) with open rows in ``unc[b]``.
+
+    Kept apart from the batch kernels so that it is compiled only when a row needs it.
+    """
+    for b in nb.prange(cols_ptr.size - 1):
+        todo = False
+        for r in range(unc.shape[1]):
+            todo |= unc[b, r]
+        if todo:
+            exact_fold_rows(X, cols_flat[cols_ptr[b]:cols_ptr[b + 1]], folds, pred[b], unc[b])
+
+
+# ----------------------------------------------------------------- CV kernels
+@nb.njit(cache=True)
+def _mask_predict(data, folds, pool, plan, b, G, sq, m2, r2, AT, L, R, predict, pred, unc,
+                  use_numpy_blas):
+    """Gram matrix of mask ``b`` of ``plan`` into ``G`` (and ``sq``, ``m2``, ``r2``), from
+    scratch or updated from pool slot ``plan.base[b]``, and with ``predict`` the certified
+    votes of every row (``pred``, ``unc`` of the mask)."""
+    n = G.shape[0]
+    cols = plan.cols_flat[plan.cols_ptr[b]:plan.cols_ptr[b + 1]]
+    g_sk = _gamma(cols.size + 2.0, _U64)
+    eps = plan.eps[b]
+    base = plan.base[b]
+    delta = plan.delta_flat[plan.delta_ptr[b]:plan.delta_ptr[b + 1]]
+    if base < 0 or (base == plan.dest[b] and delta.size == 0):
+        if base < 0:
+            _gram_scratch(data.Xgt, data.Xct, data.Xt, cols,
+                          AT[: n * cols.size].reshape((cols.size, n)), G, sq, m2, r2,
+                          use_numpy_blas)
+        if predict:
+            _predict_rows(G, sq, m2, r2, eps, g_sk, data.Xc, cols, folds, folds.all_rows, pred,
+                          unc)
+        return
+    touch = plan.touch_flat[plan.touch_ptr[b]:plan.touch_ptr[b + 1]]
+    Lv = L[: n * delta.size].reshape((delta.size, n))
+    Rv = R[: n * delta.size].reshape((delta.size, n))
+    _delta_operands(data.Xct, delta, plan.n_add[b], Lv, Rv)
+    _update_vectors(data.Xct, data.Xt, pool, base, sq, m2, r2, Lv, plan.n_add[b], touch)
+    _update_panels(pool.G[base], G, sq, m2, r2, Lv, Rv, 0, (n + _PANEL - 1) // _PANEL, predict,
+                   eps, g_sk, data.Xc, cols, folds, pred, unc, use_numpy_blas)
+
+
+@nb.njit(cache=True)
+def _plan_sizes(plan):
+    max_m = 1
+    max_d = 1
+    for b in range(plan.cols_ptr.size - 1):
+        max_m = max(max_m, plan.cols_ptr[b + 1] - plan.cols_ptr[b])
+        max_d = max(max_d, plan.delta_ptr[b + 1] - plan.delta_ptr[b])
+    return max_m, max_d
+
+
+@nb.njit(parallel=True, cache=True)
+def cv_predict_batch(data, folds, pool, plan, n_groups, predict, use_numpy_blas):
+    """Certified (and where needed exact) CV predictions of a batch of masks.
 
     Parameters
     ----------
-    Xgt : float64 or float32 (D, n)
-        Column-centred data, transposed, in the precision of the Gram products.
-    Xc : float64 (n, D)
-        Column-centred data (exact distances of float32 band members).
-    raw : float64 (n,)
-        Squared norms of the raw data rows (bound of scikit-learn's norms).
-    cols_flat, cols_ptr : int64
-        Selected columns of mask b are ``cols_flat[cols_ptr[b]:cols_ptr[b + 1]]`` (non-empty).
-    cand : bool (n_folds, n)
-        Training part of each fold.
-    row_q, row_f : int64 (R,)
-        Query sample and fold of each row.
-    y : int64 (n,)
-    k, n_classes, n_groups : int
+    data : Data
+    folds : Folds
+    pool : Pool
+        Kept float64 Gram matrices; read at ``plan.base``, written at ``plan.dest`` (the caller
+        makes sure no slot is both read and written in one batch).
+    plan : Plan
+        One entry per mask; masks without a ``dest`` slot use a scratch matrix of the thread.
+    n_groups : int
+        Masks are dealt to ``n_groups`` parallel groups, one thread each.
+    predict : bool
+        False builds the matrices only (for :meth:`KNNEvaluator.score_flips`).
     use_numpy_blas : bool
-        :data:`pymoo_fs.evaluation._blas.USE_NUMPY_BLAS`.
+        :data:`USE_NUMPY_BLAS`.
 
     Returns
     -------
     pred : int64 (B, R)
-    amb : bool (B, R)
+    unc : bool (B, R)
+        Rows the bound could not certify (for :func:`exact_rows`).
+    n_unc : int64 (B,)
+        Their count per mask.
     """
-    n = Xc.shape[0]
-    B = cols_ptr.size - 1
-    R = row_q.size
-    u_gram = _U64 if Xgt.itemsize == 8 else _U32
+    n = data.X.shape[0]
+    B = plan.cols_ptr.size - 1
+    R = folds.row_q.size if predict else 0
     pred = np.empty((B, R), dtype=np.int64)
-    amb = np.empty((B, R), dtype=np.bool_)
-    max_m = 0
-    for b in range(B):
-        max_m = max(max_m, cols_ptr[b + 1] - cols_ptr[b])
+    unc = np.zeros((B, R), dtype=np.bool_)
+    n_unc = np.zeros(B, dtype=np.int64)
+    max_m, max_d = _plan_sizes(plan)
     for g in nb.prange(n_groups):
-        buf = np.empty(n * max_m, dtype=Xgt.dtype)
-        G = np.empty((n, n), dtype=Xgt.dtype)
-        sq = np.empty(n)
-        counts = np.zeros(n_classes, dtype=np.int64)
-        band = np.empty(n, dtype=np.int64)
-        d64 = np.empty(n)
-        e = np.empty(n)
+        AT = np.empty(n * max_m, dtype=data.Xgt.dtype)
+        L = np.empty(n * max_d)
+        Rm = np.empty(n * max_d)
+        Gt = np.empty((n, n), dtype=data.Xgt.dtype)
+        sqt = np.empty(n)
+        m2t = np.empty(n)
+        r2t = np.empty(n)
         for b in range(g, B, n_groups):
-            cols = cols_flat[cols_ptr[b]:cols_ptr[b + 1]]
-            _gram_of(Xgt, cols, buf[: n * cols.size].reshape((cols.size, n)), G, sq,
-                     use_numpy_blas)
-            _predict_rows(G, sq, raw, Xc, cols, cand, row_q, row_f, y, k, u_gram, 0, R,
-                          pred[b], amb[b], counts, band, d64, e)
-    return pred, amb
+            d = plan.dest[b]
+            cols = plan.cols_flat[plan.cols_ptr[b]:plan.cols_ptr[b + 1]]
+            if d >= 0:
+                _mask_predict(data, folds, pool, plan, b, pool.G[d], pool.sq[d], pool.m2[d],
+                              pool.r2[d], AT, L, Rm, predict, pred[b], unc[b], use_numpy_blas)
+            else:
+                _mask_predict(data, folds, pool, plan, b, Gt, sqt, m2t, r2t, AT, L, Rm, predict,
+                              pred[b], unc[b], use_numpy_blas)
+            if predict:
+                for r in range(R):
+                    n_unc[b] += unc[b, r]
+    return pred, unc, n_unc
 
 
 @nb.njit(parallel=True, cache=True)
-def cv_predict_one(Xgt, Xc, raw, cols, cand, row_q, row_f, y, k, n_classes, n_chunks,
-                   use_numpy_blas):
-    """Certified CV predictions of one mask, rows split over the threads.
+def cv_predict_one(data, folds, pool, plan, n_chunks, use_numpy_blas):
+    """Certified CV predictions of one mask (``plan`` of length 1), split over the threads.
 
-    Returns ``pred`` int64 (R,) and ``amb`` bool (R,); parameters as :func:`cv_predict_batch`.
+    An update runs its panels (with their rows) in parallel; a matrix from scratch is one
+    BLAS call, then its rows are split into ``n_chunks`` chunks. Returns ``pred`` int64 (R,),
+    ``unc`` bool (R,) and ``n_unc`` as :func:`cv_predict_batch`.
     """
-    n = Xc.shape[0]
-    R = row_q.size
-    u_gram = _U64 if Xgt.itemsize == 8 else _U32
-    G = np.empty((n, n), dtype=Xgt.dtype)
-    sq = np.empty(n)
-    _gram_of(Xgt, cols, np.empty((cols.size, n), dtype=Xgt.dtype), G, sq, use_numpy_blas)
+    n = data.X.shape[0]
+    R = folds.row_q.size
+    cols = plan.cols_flat[plan.cols_ptr[0]:plan.cols_ptr[1]]
     pred = np.empty(R, dtype=np.int64)
-    amb = np.empty(R, dtype=np.bool_)
+    unc = np.zeros(R, dtype=np.bool_)
+    d = plan.dest[0]
+    if d >= 0:
+        G = pool.G[d]
+        sq = pool.sq[d]
+        m2 = pool.m2[d]
+        r2 = pool.r2[d]
+    else:
+        G = np.empty((n, n))
+        sq = np.empty(n)
+        m2 = np.empty(n)
+        r2 = np.empty(n)
+    g_sk = _gamma(cols.size + 2.0, _U64)
+    eps = plan.eps[0]
+    base = plan.base[0]
+    delta = plan.delta_flat[plan.delta_ptr[0]:plan.delta_ptr[1]]
+    if base >= 0 and not (base == d and delta.size == 0):
+        touch = plan.touch_flat[plan.touch_ptr[0]:plan.touch_ptr[1]]
+        L = np.empty((delta.size, n))
+        Rm = np.empty((delta.size, n))
+        _delta_operands(data.Xct, delta, plan.n_add[0], L, Rm)
+        _update_vectors(data.Xct, data.Xt, pool, base, sq, m2, r2, L, plan.n_add[0], touch)
+        n_panels = (n + _PANEL - 1) // _PANEL
+        step = (n_panels + n_chunks - 1) // n_chunks
+        for c in nb.prange(n_chunks):
+            _update_panels(pool.G[base], G, sq, m2, r2, L, Rm, c * step,
+                           min(n_panels, (c + 1) * step), True, eps, g_sk, data.Xc, cols, folds,
+                           pred, unc, use_numpy_blas)
+    else:
+        if base < 0 and data.Xgt.itemsize == 8:
+            AT = np.empty((cols.size, n))
+            _gram_scratch(data.Xgt, data.Xct, data.Xt, cols, AT, G, sq, m2, r2, use_numpy_blas)
+        if data.Xgt.itemsize == 8:
+            _rows_parallel(G, sq, m2, r2, eps, g_sk, data, cols, folds, n_chunks, pred, unc)
+        else:
+            AT32 = np.empty((cols.size, n), dtype=data.Xgt.dtype)
+            G32 = np.empty((n, n), dtype=data.Xgt.dtype)
+            _gram_scratch(data.Xgt, data.Xct, data.Xt, cols, AT32, G32, sq, m2, r2,
+                          use_numpy_blas)
+            _rows_parallel(G32, sq, m2, r2, eps, g_sk, data, cols, folds, n_chunks, pred, unc)
+    n_unc = np.zeros(1, dtype=np.int64)
+    n_unc[0] = unc.sum()
+    return pred, unc, n_unc
+
+
+@nb.njit(parallel=True, cache=True)
+def _rows_parallel(G, sq, m2, r2, eps, g_sk, data, cols, folds, n_chunks, pred, unc):
+    R = folds.row_q.size
     step = (R + n_chunks - 1) // n_chunks
     for c in nb.prange(n_chunks):
         lo = c * step
         hi = min(R, lo + step)
         if lo < hi:
-            counts = np.zeros(n_classes, dtype=np.int64)
-            band = np.empty(n, dtype=np.int64)
-            d64 = np.empty(n)
-            e = np.empty(n)
-            _predict_rows(G, sq, raw, Xc, cols, cand, row_q, row_f, y, k, u_gram, lo, hi,
-                          pred, amb, counts, band, d64, e)
-    return pred, amb
+            _predict_rows(G, sq, m2, r2, eps, g_sk, data.Xc, cols, folds, folds.all_rows[lo:hi],
+                          pred, unc)
 
 
+# ----------------------------------------------------------------- flips
 @nb.njit(parallel=True, cache=True)
-def flip_tables(Xct, X, cols, cand, row_q, row_f, L, n_chunks, use_numpy_blas):
-    """Base distances of one mask, and each row's ``L`` nearest candidates in order.
+def flip_tables(G, sq, folds, L, n_chunks):
+    """Each row's ``L`` nearest candidates in order, from a mask's Gram matrix ``G``.
 
     Each row keeps its ``L`` nearest candidates by insertion into a sorted list (equal
     distances in index order); rows are split into ``n_chunks`` chunks over the threads.
@@ -470,32 +1059,17 @@ def flip_tables(Xct, X, cols, cand, row_q, row_f, L, n_chunks, use_numpy_blas):
         Their base squared distances, padded with +inf.
     complete : bool (R,)
         True when ``order`` holds all of the row's candidates.
-    G : float64 (n, n)
-        Gram matrix of the mask's centred columns (for rows scanned past their prefix).
-    sq, raw : float64 (n,)
-        Centred and raw squared row norms over the mask's columns.
     """
-    n = Xct.shape[1]
-    m = cols.size
-    R = row_q.size
-    sq = np.zeros(n)
-    raw = np.zeros(n)
-    G = np.zeros((n, n))
-    if m > 0:
-        _gram_of(Xct, cols, np.empty((m, n)), G, sq, use_numpy_blas)
-        for i in range(n):
-            r = 0.0
-            for c in range(m):
-                r += X[i, cols[c]] ** 2
-            raw[i] = r
+    n = G.shape[0]
+    R = folds.row_q.size
     order = np.full((R, L), -1, dtype=np.int64)
     dist = np.full((R, L), np.inf)
     complete = np.empty(R, dtype=np.bool_)
     step = (R + n_chunks - 1) // n_chunks
     for chunk in nb.prange(n_chunks):
         for r in range(chunk * step, min(R, (chunk + 1) * step)):
-            q = row_q[r]
-            cf = cand[row_f[r]]
+            q = folds.row_q[r]
+            cf = folds.cand[folds.row_f[r]]
             ds = dist[r]
             ids = order[r]
             cnt = 0
@@ -511,7 +1085,7 @@ def flip_tables(Xct, X, cols, cand, row_q, row_f, L, n_chunks, use_numpy_blas):
                         if cnt == L:
                             worst = ds[L - 1]
             complete[r] = n_cand <= L
-    return order, dist, complete, G, sq, raw
+    return order, dist, complete
 
 
 @nb.njit(cache=True)
@@ -528,112 +1102,115 @@ def _base_row(G, sq, cand, q, f, idx, d):
 
 
 @nb.njit(parallel=True, cache=True)
-def flip_predict(Xt, Xct, features, adding, order, dist, complete, G, sq, raw, m, cand, row_q,
-                 row_f, y, k, n_classes):
-    """Certified CV predictions of the masks obtained by flipping each listed feature.
+def flip_predict(data, folds, G, sq, m2, r2, eps, cols, features, order, dist, complete):
+    """Certified (and where needed exact) CV predictions of the masks obtained by flipping
+    each listed feature of the mask with selected columns ``cols``.
 
     Flipping feature ``f`` changes every squared distance by ``+-(x_f[i] - x_f[j])^2``. Each
     row scans its candidates by increasing base distance and stops once no unseen candidate
     can enter the k + 1 nearest or the rounding band: when adding, distances only grow, so the
     base distance bounds them from below; when removing, they shrink by at most the row's
     largest squared difference on ``f``. A row whose scan runs past its sorted prefix (rare)
-    is rescanned over all its candidates.
+    is rescanned over all its candidates. Rows the cheap test leaves open go to
+    :func:`_certify` with the scanned candidates (every unscanned one is surely out); those it
+    cannot certify are flagged in ``unc`` (for :func:`exact_rows` with the flipped masks).
 
     Parameters
     ----------
-    Xt, Xct : float64 (D, n)
-        Raw and centred data, transposed (one feature's values contiguous).
+    G, sq, m2, r2, eps
+        The base mask's Gram matrix, diagonal, union norms and error coefficient.
+    cols : int64 (m,)
+        Selected columns of the base mask, increasing.
     features : int64 (F,)
         Features to flip.
-    adding : bool (F,)
-        True where the feature is not in the mask (the flip adds it).
-    order, dist, complete, G, sq, raw
+    order, dist, complete
         From :func:`flip_tables`.
-    m : int
-        Size of the base mask.
 
     Returns
     -------
     pred : int64 (F, R)
-    amb : bool (F, R)
+    unc : bool (F, R)
+    n_unc : int64 (F,)
     """
-    n = Xt.shape[1]
-    R = row_q.size
-    L = order.shape[1]
+    n = G.shape[0]
+    R = folds.row_q.size
+    Lp = order.shape[1]
     nF = features.size
+    k = folds.k
+    y = folds.y
     pred = np.empty((nF, R), dtype=np.int64)
-    amb = np.empty((nF, R), dtype=np.bool_)
-    raw_max = 0.0
-    sq_max = 0.0
-    for j in range(n):
-        raw_max = max(raw_max, raw[j])
-        sq_max = max(sq_max, sq[j])
-    # union mask S | {f} has at most m + 1 features; one more for the flip's own rounding
-    gam = _gamma(m + 4.0, _U64)
+    unc = np.zeros((nF, R), dtype=np.bool_)
+    n_unc = np.zeros(nF, dtype=np.int64)
+    in_base = np.zeros(data.Xt.shape[0], dtype=np.bool_)
+    for c in range(cols.size):
+        in_base[cols[c]] = True
+    e_ours = eps + _gamma(4.0, _U64) + 8.0 * _U64
     for t in nb.prange(nF):
         f = features[t]
-        add = adding[t]
-        x = Xt[f]
-        xc = Xct[f]
+        add = not in_base[f]
+        x = data.Xt[f]
+        xc = data.Xct[f]
         K = k + 1
         bd = np.empty(K)
         bi = np.empty(K, dtype=np.int64)
-        counts = np.zeros(n_classes, dtype=np.int64)
+        counts = np.zeros(folds.n_classes, dtype=np.int64)
         idx = np.empty(n, dtype=np.int64)
         dfull = np.empty(n)
+        Lb = np.empty(n)
+        Ub = np.empty(n)
+        lab = np.empty(n, dtype=np.int64)
+        tmp = np.empty(K)
+        mf = np.empty(n)
+        af = np.empty(n)
         lo_f = np.inf
         hi_f = -np.inf
-        xc_max = 0.0
-        x_max = 0.0
+        m_max = 0.0
+        a_max = 0.0
         for j in range(n):
             lo_f = min(lo_f, x[j])
             hi_f = max(hi_f, x[j])
-            xc_max = max(xc_max, xc[j] * xc[j])
-            x_max = max(x_max, x[j] * x[j])
-        # norms of the union mask bound both the added and the removed case
-        a_max = np.sqrt(raw_max + (x_max if add else 0.0))
-        b_max = np.sqrt(sq_max + (xc_max if add else 0.0))
+            mf[j] = np.sqrt(m2[j] + (xc[j] * xc[j] if add else 0.0))
+            af[j] = np.sqrt(r2[j] + (x[j] * x[j] if add else 0.0))
+            m_max = max(m_max, mf[j])
+            a_max = max(a_max, af[j])
+        m_new = cols.size + (1 if add else -1)
+        g_sk = _gamma(m_new + 2.0, _U64)
         sign = 1.0 if add else -1.0
         for r in range(R):
-            q = row_q[r]
+            q = folds.row_q[r]
             xq = x[q]
-            a = np.sqrt(raw[q] + (xq * xq if add else 0.0)) + a_max
-            b = np.sqrt(sq[q] + (xc[q] * xc[q] if add else 0.0)) + b_max
-            e2 = 2.0 * gam * (a * a + b * b)
+            e2 = 2.0 * _pair_bound(e_ours, g_sk, mf[q], m_max, af[q], a_max)
             shrink = 0.0 if add else max((xq - lo_f) ** 2, (hi_f - xq) ** 2)
             ids = order[r]
             ds = dist[r]
-            cnt, stop, worst = _flip_scan(ds, ids, L, x, xq, sign, shrink, e2, bd, bi, K)
-            if stop == L and not complete[r] and ds[L - 1] - shrink <= worst + e2:
+            length = Lp
+            cnt, stop, worst = _flip_scan(ds, ids, Lp, x, xq, sign, shrink, e2, bd, bi, K)
+            if stop == Lp and not complete[r] and ds[Lp - 1] - shrink <= worst + e2:
                 # the prefix did not settle the row: scan all its candidates
-                c = _base_row(G, sq, cand, q, row_f[r], idx, dfull)
+                length = _base_row(G, sq, folds.cand, q, folds.row_f[r], idx, dfull)
                 ids = idx
                 ds = dfull
-                cnt, stop, worst = _flip_scan(ds, ids, c, x, xq, sign, shrink, np.inf, bd,
+                cnt, stop, worst = _flip_scan(ds, ids, length, x, xq, sign, shrink, np.inf, bd,
                                               bi, K)
-            for c in range(n_classes):
-                counts[c] = 0
-            for i in range(k):
-                counts[y[bi[i]]] += 1
+            counts[:] = 0
+            if cnt < K or bd[k] > bd[k - 1] + e2:
+                for i in range(k):
+                    counts[y[bi[i]]] += 1
+            else:
+                for p in range(stop):
+                    j = ids[p]
+                    diff = xq - x[j]
+                    dd = ds[p] + sign * (diff * diff)
+                    dd = dd if dd > 0.0 else 0.0
+                    b = _pair_bound(e_ours, g_sk, mf[q], mf[j], af[q], af[j])
+                    Lb[p] = dd - b
+                    Ub[p] = dd + b
+                    lab[p] = y[j]
+                ok, t_u = _certify(Lb, Ub, lab, stop, k, counts, tmp)
+                unc[t, r] = not ok
+                n_unc[t] += not ok
             pred[t, r] = _argmax_first(counts)
-            amb[t, r] = False
-            if cnt == K:
-                tk = bd[k - 1]
-                if bd[k] <= tk + e2:
-                    first = -1
-                    for p in range(stop):
-                        j = ids[p]
-                        diff = xq - x[j]
-                        d = ds[p] + sign * (diff * diff)
-                        if d < 0.0:
-                            d = 0.0
-                        if tk - e2 <= d <= tk + e2:
-                            if first == -1:
-                                first = y[j]
-                            elif y[j] != first:
-                                amb[t, r] = True
-                                break
-    return pred, amb
+    return pred, unc, n_unc
 
 
 @nb.njit(cache=True)

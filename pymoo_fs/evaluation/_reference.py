@@ -15,7 +15,7 @@ _U64 = np.finfo(np.float64).eps / 2
 _SAFETY = 4.0
 
 
-def rounding_bound(n_selected, norm_a, norm_b, max_a, max_b):
+def rounding_bound(n_selected, norm_a, norm_b, cand_a, cand_b):
     """Bound on the difference between two computations of the same squared distance.
 
     Parameters
@@ -26,14 +26,13 @@ def rounding_bound(n_selected, norm_a, norm_b, max_a, max_b):
         Euclidean norms of the query rows as scikit-learn sees them (uncentred).
     norm_b : ndarray of float64, shape (r,)
         Euclidean norms of the query rows as our computation sees them (centred).
-    max_a, max_b : float
-        The largest uncentred and centred norms among the candidate neighbours.
+    cand_a, cand_b : ndarray of float64, shape (n,)
+        The same norms of the candidate neighbours.
 
     Returns
     -------
-    E : ndarray of float64, shape (r,)
-        For query row ``i``: an upper bound of ``|d_ours(i, j) - d_sklearn(i, j)|`` for every
-        candidate ``j``.
+    E : ndarray of float64, shape (r, n)
+        ``E[i, j]`` bounds ``|d_ours(i, j) - d_sklearn(i, j)|``.
 
     Notes
     -----
@@ -43,11 +42,14 @@ def rounding_bound(n_selected, norm_a, norm_b, max_a, max_b):
     most ``gamma_{m+2} (|a| + |b|)^2``, which also bounds the direct sum of squared differences
     (kd-tree) since ``|a - b|^2 <= (|a| + |b|)^2``. The bound of our (centred) computation and
     the bound of scikit-learn's (uncentred) one are added, and a safety factor covers the
-    rounding of the centring itself.
+    rounding of the centring itself. The bound is per pair: where row norms differ by orders
+    of magnitude (heavy-tailed data) a bound taken over the largest norm would leave many rows
+    uncertified.
     """
     m = n_selected + 2
-    gamma = m * _U64 / (1.0 - m * _U64)
-    return _SAFETY * gamma * ((norm_a + max_a) ** 2 + (norm_b + max_b) ** 2)
+    gamma = _SAFETY * m * _U64 / (1.0 - m * _U64)
+    return gamma * ((norm_a[:, None] + cand_a[None, :]) ** 2
+                    + (norm_b[:, None] + cand_b[None, :]) ** 2)
 
 
 def squared_distances(Xs, Qs=None):
@@ -65,8 +67,8 @@ def squared_distances(Xs, Qs=None):
     D : ndarray of float64, shape (r, n)
         ``D[i, j] = |q_i - x_j|^2`` computed as ``|c_i|^2 + |c_j|^2 - 2 c_i.c_j`` on data centred
         by the column means of ``Xs`` (centring reduces cancellation), clipped at 0.
-    E : ndarray of float64, shape (r,)
-        Per-row bound of the difference to scikit-learn's computation (:func:`rounding_bound`).
+    E : ndarray of float64, shape (r, n)
+        Per-pair bound of the difference to scikit-learn's computation (:func:`rounding_bound`).
     """
     mu = Xs.mean(axis=0)
     C = Xs - mu
@@ -80,7 +82,7 @@ def squared_distances(Xs, Qs=None):
         raw_q = np.sqrt(np.einsum("ij,ij->i", Qs, Qs))
     D = sq_q[:, None] + sq[None, :] - 2.0 * (CQ @ C.T)
     np.maximum(D, 0.0, out=D)
-    E = rounding_bound(Xs.shape[1], raw_q, np.sqrt(sq_q), raw.max(), np.sqrt(sq.max()))
+    E = rounding_bound(Xs.shape[1], raw_q, np.sqrt(sq_q), raw, np.sqrt(sq))
     return D, E
 
 
@@ -91,8 +93,8 @@ def knn_predict_rows(D_rows, E_rows, candidates, y_train, k, n_classes):
     ----------
     D_rows : ndarray of float64, shape (r, n)
         Squared distances of the query rows to the n samples.
-    E_rows : ndarray of float64, shape (r,)
-        Rounding bound of each row (:func:`rounding_bound`).
+    E_rows : ndarray of float64, shape (r, n)
+        Rounding bound of each pair (:func:`rounding_bound`).
     candidates : ndarray of bool, shape (r, n)
         ``candidates[q, j]`` is True when sample ``j`` may be a neighbour of query ``q`` (it is in
         the training part of the query's fold).
@@ -118,22 +120,19 @@ def knn_predict_rows(D_rows, E_rows, candidates, y_train, k, n_classes):
     rows = np.repeat(np.arange(Dm.shape[0]), k)
     np.add.at(votes, (rows, y_train[nearest].ravel()), 1)
     pred = votes.argmax(axis=1)
-    kth = np.take_along_axis(Dm, order[:, k - 1 : k], axis=1)[:, 0]
-    ambiguous = band_flags(Dm, kth, E_rows, y_train, k)
+    ambiguous = band_flags(Dm, E_rows, y_train, k)
     return pred, ambiguous
 
 
-def band_flags(Dm, kth, E_rows, y_train, k):
+def band_flags(Dm, E_rows, y_train, k):
     """Flag rows whose k-nearest-neighbour vote is not certified.
 
     Parameters
     ----------
     Dm : ndarray of float64, shape (r, n)
         Distances of each query row to its candidates (+inf for non-candidates).
-    kth : ndarray of float64, shape (r,)
-        The k-th smallest value of each row.
-    E_rows : ndarray of float64, shape (r,)
-        Per-row bound of the difference between our distances and scikit-learn's.
+    E_rows : ndarray of float64, shape (r, n)
+        Per-pair bound of the difference between our distances and scikit-learn's.
     y_train : ndarray of int64, shape (n,)
         Encoded labels of the samples.
     k : int
@@ -145,19 +144,25 @@ def band_flags(Dm, kth, E_rows, y_train, k):
 
     Notes
     -----
-    Let ``t`` be our k-th smallest distance and ``E`` the bound. A candidate closer than
-    ``t - 2E`` is among scikit-learn's k nearest whatever its rounding and tie order; one
-    farther than ``t + 2E`` is not. Both neighbour sets are therefore "the sure ones plus some
-    members of the band ``[t - 2E, t + 2E]``", and their votes agree when the band holds no
-    candidate outside our k nearest, or when all band members share one label. Otherwise the row
-    is ambiguous and its prediction is taken from scikit-learn itself.
+    Candidate ``j`` has scikit-learn distance in ``[L_j, U_j] = [D_j - E_j, D_j + E_j]``. With
+    ``T_U`` the k-th smallest ``U`` and ``T_L`` the (k+1)-th smallest ``L``, a candidate with
+    ``U_j < T_L`` is among scikit-learn's k nearest whatever its rounding and tie order (at most
+    k candidates can come before it), and one with ``L_j > T_U`` is not. Both neighbour sets are
+    therefore "the sure ones plus some members of the band" (the rest), and their votes agree
+    when the band holds exactly the missing places or all its members share one label.
+    Otherwise the row is ambiguous and its prediction is taken from scikit-learn's own
+    arithmetic. The compiled kernels apply the same test (``_kernels._certify``).
     """
-    lo = (kth - 2.0 * E_rows)[:, None]
-    hi = (kth + 2.0 * E_rows)[:, None]
-    in_band = (Dm >= lo) & (Dm <= hi)
-    n_upto_hi = np.count_nonzero(Dm <= hi, axis=1)
-    straddles = n_upto_hi > k
+    L = Dm - E_rows
+    U = Dm + E_rows
     ambiguous = np.zeros(Dm.shape[0], dtype=bool)
-    for q in np.flatnonzero(straddles):
-        ambiguous[q] = np.unique(y_train[in_band[q]]).size > 1
+    if Dm.shape[1] <= k:
+        return ambiguous
+    t_u = np.sort(U, axis=1)[:, k - 1]
+    t_l = np.sort(L, axis=1)[:, k]
+    sure_in = U < t_l[:, None]
+    band = ~sure_in & (L <= t_u[:, None])
+    need = k - sure_in.sum(axis=1)
+    for q in np.flatnonzero((need > 0) & (band.sum(axis=1) > need)):
+        ambiguous[q] = np.unique(y_train[band[q]]).size > 1
     return ambiguous

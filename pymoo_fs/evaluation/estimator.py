@@ -15,7 +15,7 @@ __all__ = ["EstimatorEvaluator", "make_evaluator"]
 
 #: options of each path (for make_evaluator and the problems' from_data)
 KNN_OPTIONS = ("n_neighbors", "cv", "random_state", "scoring", "cache_size", "memory_limit",
-               "n_jobs", "n_threads", "backend", "precision")
+               "n_jobs", "n_threads", "backend", "precision", "incremental", "pool_memory")
 ESTIMATOR_OPTIONS = ("cv", "random_state", "scoring", "n_jobs", "cache_size")
 
 
@@ -163,7 +163,7 @@ def make_evaluator(X, y, estimator=None, **options):
         Evaluator options. Both paths: ``cv``, ``random_state``, ``scoring``, ``n_jobs`` (worker
         threads on the fast path, processes otherwise), ``cache_size``. Fast path only:
         ``n_neighbors`` (without ``estimator``), ``memory_limit``, ``n_threads``, ``backend``,
-        ``precision``.
+        ``precision``, ``incremental``, ``pool_memory``.
 
     Returns
     -------

@@ -6,7 +6,7 @@ import numpy as np
 from sklearn.neighbors import KNeighborsClassifier
 
 from pymoo_fs._validation import check_choice, check_int, check_positive_int
-from pymoo_fs.evaluation import _reference
+from pymoo_fs.evaluation import _exact, _reference
 from pymoo_fs.evaluation.base import Evaluator, check_float32_range
 
 _SCORINGS = ("accuracy", "balanced_accuracy")
@@ -14,6 +14,21 @@ _BACKENDS = ("numba", "numpy")
 _PRECISIONS = ("float64", "float32")
 #: sorted nearest candidates kept per row for score_flips (scans rarely go past 40)
 _FLIP_PREFIX = 64
+#: most Gram matrices kept for incremental updates
+_MAX_POOL_SLOTS = 64
+#: default bytes for kept Gram matrices (at most; and at most half of what memory_limit leaves)
+_DEFAULT_POOL_MEMORY = 2**30
+#: an update of |delta| columns costs about 2 |delta| + overhead columns from scratch (GEMM on
+#: full rows: twice the flops of SYRK per column; plus moving the kept matrix, which costs
+#: little while it fits in cache and about as much as 16 columns from scratch beyond, measured
+#: on mfeat-sized matrices)
+_UPDATE_OVERHEAD = (8, 16)
+_CACHE_BYTES = 4 * 2**20
+#: a chain of updates is recomputed once its error bound exceeds this many fresh bounds
+_CHAIN_LIMIT = 16.0
+_U64 = np.finfo(np.float64).eps / 2
+_U32 = float(np.finfo(np.float32).eps) / 2
+_POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
 
 
 class EvaluatorMemoryError(MemoryError):
@@ -29,8 +44,8 @@ class KNNEvaluator(Evaluator):
 
     (with ``scoring="balanced_accuracy"`` when ``scoring="balanced_accuracy"``), where ``X`` is
     the float64 copy held in :attr:`X`. It implements the
-    :class:`~pymoo_fs.evaluation.Evaluator` contract. One squared-distance matrix per mask serves every fold: a
-    sample's candidate neighbours are the training samples of its fold.
+    :class:`~pymoo_fs.evaluation.Evaluator` contract. One squared-distance matrix per mask
+    serves every fold: a sample's candidate neighbours are the training samples of its fold.
 
     Parameters
     ----------
@@ -69,6 +84,14 @@ class KNNEvaluator(Evaluator):
         the matrix-multiply throughput; its wider rounding band is certified in float64 (the
         band members' distances are recomputed exactly), so scores stay equal to
         scikit-learn's. :meth:`score_flips` and :meth:`holdout_score` always use float64.
+    incremental : bool, default=True
+        Keep the Gram matrices of recently scored masks and build a new mask's matrix from the
+        nearest kept one (fewest differing features) when that is cheaper (float64 only).
+        Scores are the same either way; see Notes.
+    pool_memory : int, optional
+        Bytes for the kept matrices (``8 (n_samples^2 + 4 n_samples)`` each, at most 64);
+        default: 1 GiB or half of what ``memory_limit`` leaves, whichever is smaller. Fewer
+        than two matrices' worth turns the incremental path off.
 
     Attributes
     ----------
@@ -85,6 +108,8 @@ class KNNEvaluator(Evaluator):
         Number of masks answered without computation: from the cache, as a repeat within one
         call, or because they are empty. ``n_evaluations + n_cache_hits`` is the number of
         masks asked for.
+    n_kept_matrices : int
+        Gram matrices kept for incremental updates now.
 
     Raises
     ------
@@ -93,7 +118,8 @@ class KNNEvaluator(Evaluator):
         large that squared distances overflow, labels mixing strings and numbers),
         ``n_neighbors`` is not a positive int or exceeds a fold's training part, ``cv`` is
         invalid (or every class is smaller than ``cv``), ``scoring``, ``backend``,
-        ``precision``, ``cache_size``, ``n_threads`` or ``memory_limit`` is invalid, or
+        ``precision``, ``cache_size``, ``n_threads``, ``memory_limit``, ``incremental`` or
+        ``pool_memory`` is invalid, or
         ``precision="float32"`` cannot hold the squared distances of ``X``.
     EvaluatorMemoryError
         If the work arrays would exceed ``memory_limit`` (a subclass of ``MemoryError``).
@@ -102,15 +128,31 @@ class KNNEvaluator(Evaluator):
     -----
     **Exactness and ties.** scikit-learn keeps, among candidates at equal distance, the one met
     first, and a vote tie goes to the smallest class index (``argmax`` of the class counts).
-    Which candidate is met first depends on its algorithm (brute force scans by index; a
-    kd-tree, chosen for 15 or fewer selected features, scans in tree order), and its distances
-    carry rounding errors of their own. This evaluator therefore certifies every prediction:
-    with ``t`` the k-th nearest distance and ``E`` a rigorous bound of the difference between
-    the two computations (Higham's dot-product bound), the vote cannot differ from
-    scikit-learn's unless the band ``[t - 2E, t + 2E]`` holds candidates on both sides of the
-    k-th place with different labels. Such rows (rare on continuous data, more frequent on
-    discrete data) are predicted by scikit-learn itself on exactly the data ``cross_val_score``
-    would use. Scores are therefore equal bit for bit; distances are float64 throughout.
+    Which candidate is met first depends on its algorithm (brute force scans by index in
+    chunks; a kd-tree, chosen for 15 or fewer selected features, scans in tree order), and its
+    distances carry rounding errors of their own. This evaluator therefore certifies every
+    prediction: each candidate's distance lies within a rigorous bound ``E`` of scikit-learn's
+    (Higham's dot-product bound, per pair of rows, so rows whose norms differ by orders of
+    magnitude keep tight bounds), and the vote cannot differ from scikit-learn's unless the
+    candidates whose intervals straddle the k-th place carry different labels. Such rows (rare
+    on continuous data, more frequent on discrete data) are settled by replaying
+    scikit-learn's own arithmetic for them in compiled code: for brute force the same
+    operands, BLAS calls (scipy's ``ddot`` and ``dgemm``), chunks, sum order and heap; for the
+    kd-tree the same reduced distances, with only exact ties at the k-th place left to
+    scikit-learn's ``KNeighborsClassifier`` for those rows. The replay is verified against
+    scikit-learn once per process (:mod:`pymoo_fs.evaluation._exact`); where it is not, the
+    fold is predicted by scikit-learn as a whole. Scores are therefore equal bit for bit.
+
+    **Incremental matrices.** With ``incremental=True`` the Gram matrices of recent masks are
+    kept (least recently used evicted, within ``pool_memory``). A new mask whose nearest kept
+    mask differs in ``h`` features, with ``2 h + 8`` fewer than its own size, gets its matrix
+    as ``G_kept + A_add^T A_add - A_removed^T A_removed`` (one GEMM per panel of rows, cost
+    ``n^2 h`` instead of ``n^2 |S| / 2``). The certification bounds the rounding error the chain
+    of updates accumulates (a coefficient that grows by ``gamma_{h+4}`` per update, relative to
+    row norms over every feature the chain touched); a chain whose bound would exceed 16 times
+    that of a fresh computation is recomputed from scratch. Algorithms need do nothing: the
+    nearest kept mask is found by Hamming distance at every call, which serves a swarm's
+    particles (each near its previous position), :meth:`score_flips` and local searches alike.
 
     **Speed.** A batch of masks is scored in one compiled call, the masks shared among the
     threads, each computing its masks' Gram matrices with a single-threaded BLAS call
@@ -152,16 +194,17 @@ class KNNEvaluator(Evaluator):
 
     def __init__(self, X, y, n_neighbors=5, cv=10, random_state=0, scoring="accuracy",
                  cache_size=100_000, memory_limit=None, n_threads=None, backend="numba",
-                 precision="float64"):
+                 precision="float64", incremental=True, pool_memory=None):
         self.n_neighbors = check_positive_int("n_neighbors", n_neighbors)
         self.scoring = self.metric = check_choice("scoring", scoring, _SCORINGS)
         self.backend = check_choice("backend", backend, _BACKENDS)
         self.precision = check_choice("precision", precision, _PRECISIONS)
         self.n_threads = None if n_threads is None else check_int("n_threads", n_threads, low=1)
-        if memory_limit is not None and (isinstance(memory_limit, bool) or not isinstance(
-                memory_limit, (int, float, np.integer, np.floating)) or not memory_limit > 0):
-            raise ValueError(f"memory_limit must be a positive number of bytes, got "
-                             f"{memory_limit!r}")
+        self.memory_limit = _check_bytes("memory_limit", memory_limit)
+        if not isinstance(incremental, (bool, np.bool_)):
+            raise ValueError(f"incremental must be True or False, got {incremental!r}")
+        self.incremental = bool(incremental)
+        self.pool_memory = _check_bytes("pool_memory", pool_memory, zero=True)
         super().__init__(X, y, cv, random_state, cache_size)
         if precision == "float32":
             check_float32_range(self.X)
@@ -171,24 +214,38 @@ class KNNEvaluator(Evaluator):
                 f"n_neighbors={self.n_neighbors} exceeds the training part of a fold "
                 f"({smallest} samples)"
             )
-        self.memory_limit = _default_memory_limit() if memory_limit is None else memory_limit
+        if self.memory_limit is None:
+            self.memory_limit = _default_memory_limit()
         self._build_fold_layout()
+        self._pool_slots = self._choose_pool_slots()
         self._check_memory()
         self.Xc = self.X - self.X.mean(axis=0)
         self._Xt = np.ascontiguousarray(self.X.T)
         self._Xct = np.ascontiguousarray(self.Xc.T)
         self._Xgt = self._Xct.astype(np.float32) if precision == "float32" else self._Xct
         self._raw = np.einsum("ij,ij->i", self.X, self.X)
-        self._n_uncertified = 0  # rows predicted by scikit-learn (diagnostics and tests)
+        self._n_uncertified = 0  # rows the bound could not certify (diagnostics and tests)
+        self._n_sklearn_rows = 0  # rows predicted by scikit-learn itself
+        self._pool = None  # kept Gram matrices, allocated on first use
+        self._n_updates = 0  # matrices built by an update (diagnostics and tests)
+        self._n_scratch = 0  # matrices built from scratch
 
     # ------------------------------------------------------------------ properties
     @property
     def memory_estimate(self):
         """int: bytes of work arrays the evaluator may allocate (see Notes)."""
-        n, D = self.X.shape
-        threads = self._threads()
-        return 8 * (threads * (n * n + n * D) + 4 * n * D + n * n
-                     + 2 * _FLIP_PREFIX * self._rows.size)
+        return self._memory_without_pool() + self._pool_slots * _slot_bytes(self.n_samples)
+
+    @property
+    def n_kept_matrices(self):
+        """int: how many Gram matrices are kept for incremental updates now."""
+        return 0 if self._pool is None else int(self._slot_used.sum())
+
+    def clear_cache(self):
+        """Forget all cached scores and kept Gram matrices (the counters are kept)."""
+        super().clear_cache()
+        if self._pool is not None:
+            self._slot_used[:] = False
 
     # ------------------------------------------------------------------ computation
     def _threads(self):
@@ -203,58 +260,264 @@ class KNNEvaluator(Evaluator):
         if self.backend == "numpy":
             pred = np.stack([self._predict_cv_reference(m) for m in masks])
         else:
-            pred, amb = self._predict_cv_compiled(masks)
-            for b in np.flatnonzero(amb.any(axis=1)):
-                self._fix_cv_rows(pred[b], amb[b], self.X[:, masks[b]])
+            pred = self._predict_cv_compiled(masks)
         return self._cv_scores(pred)
 
     def _predict_cv_compiled(self, masks):
         from pymoo_fs.evaluation import _kernels
 
         threads = self._threads()
-        cols = [np.flatnonzero(m) for m in masks]
+        folds = self._kernel_folds()
+        plan, commit = self._plan(masks)
+        data = self._data()
         with _parallel_context(threads):
-            if len(cols) == 1:
-                pred, amb = _kernels.cv_predict_one(
-                    self._Xgt, self.Xc, self._raw, cols[0], self._cand, self._rows,
-                    self._row_fold, self.y, self.n_neighbors, self.n_classes, threads,
-                    _kernels.USE_NUMPY_BLAS)
-                return pred[None, :], amb[None, :]
-            ptr = np.zeros(len(cols) + 1, dtype=np.int64)
-            ptr[1:] = np.cumsum([c.size for c in cols])
-            return _kernels.cv_predict_batch(
-                self._Xgt, self.Xc, self._raw, np.concatenate(cols), ptr, self._cand, self._rows,
-                self._row_fold, self.y, self.n_neighbors, self.n_classes,
-                min(threads, len(cols)), _kernels.USE_NUMPY_BLAS)
+            if masks.shape[0] == 1:
+                pred, unc, n_unc = _kernels.cv_predict_one(
+                    data, folds, self._pool_arrays(), plan, threads, _kernels.USE_NUMPY_BLAS)
+                pred, unc = pred[None, :], unc[None, :]
+            else:
+                pred, unc, n_unc = _kernels.cv_predict_batch(
+                    data, folds, self._pool_arrays(), plan, min(threads, masks.shape[0]),
+                    True, _kernels.USE_NUMPY_BLAS)
+        commit()
+        self._settle(pred, unc, n_unc, masks, folds)
+        return pred
 
     def _compute_flips(self, mask, features, flipped):
-        """Scores of one-feature flips of ``mask``, each from ``mask``'s distance matrix.
+        """Scores of one-feature flips of ``mask``, each from ``mask``'s Gram matrix.
 
         Flipping feature ``f`` changes each squared distance by ``+-(x_f[i] - x_f[j])^2``, so
-        every flip is answered from ``mask``'s distance matrix in O(n^2) at most, instead of
-        O(n^2 |S|). Each row's candidates are sorted by base distance once; when adding a
-        feature, distances only grow, so a row's scan stops once the base distance exceeds its
-        current (k+1)-th best plus the rounding band; when removing one, distances shrink by
-        at most the row's largest squared difference on that feature, which gives the same
-        kind of exact stopping rule. This is the move of sequential forward/backward selection
-        and of the local searches of ISRPSO and AMSO.
+        every flip is answered from ``mask``'s Gram matrix in O(n^2) at most, instead of
+        O(n^2 |S|). The base matrix is the kept one when ``mask`` was scored or flipped before
+        (else it is built, by an update where cheaper, and kept). Each row's candidates are
+        sorted by base distance once; when adding a feature, distances only grow, so a row's
+        scan stops once the base distance exceeds its current (k+1)-th best plus the rounding
+        band; when removing one, distances shrink by at most the row's largest squared
+        difference on that feature, which gives the same kind of exact stopping rule. This is
+        the move of sequential forward/backward selection and of the local searches of ISRPSO
+        and AMSO.
         """
         if self.backend == "numpy":
             return self._compute(flipped)
         from pymoo_fs.evaluation import _kernels
 
         threads = self._threads()
+        folds = self._kernel_folds()
+        G, sq, m2, r2, eps = self._base_matrix(mask)
+        cols = np.flatnonzero(mask)
         with _parallel_context(threads):
-            order, dist, complete, G, sq, raw = _kernels.flip_tables(
-                self._Xct, self.X, np.flatnonzero(mask), self._cand, self._rows,
-                self._row_fold, _FLIP_PREFIX, threads, _kernels.USE_NUMPY_BLAS)
-            pred, amb = _kernels.flip_predict(
-                self._Xt, self._Xct, features.astype(np.int64), ~mask[features], order, dist,
-                complete, G, sq, raw, int(mask.sum()), self._cand, self._rows, self._row_fold,
-                self.y, self.n_neighbors, self.n_classes)
-        for b in np.flatnonzero(amb.any(axis=1)):
-            self._fix_cv_rows(pred[b], amb[b], self.X[:, flipped[b]])
+            order, dist, complete = _kernels.flip_tables(G, sq, folds, _FLIP_PREFIX, threads)
+            pred, unc, n_unc = _kernels.flip_predict(
+                self._data(float64=True), folds, G, sq, m2, r2, eps, cols,
+                features.astype(np.int64), order, dist, complete)
+        self._settle(pred, unc, n_unc, flipped, folds)
         return self._cv_scores(pred)
+
+    # ------------------------------------------------------------------ kept matrices
+    def _choose_pool_slots(self):
+        if not self.incremental or self.backend == "numpy" or self.precision == "float32":
+            return 0
+        n = self.n_samples
+        if self.pool_memory is None:
+            left = self.memory_limit - self._memory_without_pool()
+            budget = min(_DEFAULT_POOL_MEMORY, max(0, left) // 2)
+        else:
+            budget = self.pool_memory
+        slots = min(_MAX_POOL_SLOTS, int(budget // _slot_bytes(n)))
+        return slots if slots >= 2 else 0
+
+    def _memory_without_pool(self):
+        n, D = self.X.shape
+        return 8 * (self._threads() * (n * n + n * D) + 4 * n * D + n * n
+                    + 2 * _FLIP_PREFIX * self._rows.size)
+
+    def _pool_arrays(self):
+        from pymoo_fs.evaluation import _kernels
+
+        if self._pool is None:
+            n, D = self.X.shape
+            P = max(self._pool_slots, 1)
+            self._pool = _kernels.Pool(G=np.empty((P, n, n)) if self._pool_slots else
+                                       np.empty((1, 1, 1)),
+                                       sq=np.empty((P, n)), m2=np.empty((P, n)),
+                                       r2=np.empty((P, n)))
+            self._slot_mask = np.zeros((P, D), dtype=bool)
+            self._slot_packed = np.zeros((P, (D + 7) // 8), dtype=np.uint8)
+            self._slot_union = np.zeros((P, D), dtype=bool)
+            self._slot_eps = np.zeros(P)
+            self._slot_used = np.zeros(P, dtype=bool)
+            self._slot_time = np.zeros(P, dtype=np.int64)
+            self._clock = 0
+        return self._pool
+
+    def _fresh_eps(self, m, float32=False):
+        if float32:
+            return _gamma(m + 3.0, _U32)
+        return _gamma(m + 2.0, _U64)
+
+    def _plan(self, masks):
+        """How to build each mask's Gram matrix: from scratch or from the nearest kept one.
+
+        Returns the kernels' :class:`~pymoo_fs.evaluation._kernels.Plan` and a function that
+        records the kept matrices once the kernel has written them.
+        """
+        from pymoo_fs.evaluation import _kernels
+
+        B, D = masks.shape
+        self._pool_arrays()
+        sizes = masks.sum(axis=1)
+        cols = [np.flatnonzero(m) for m in masks]
+        base = np.full(B, -1, dtype=np.int64)
+        dest = np.full(B, -1, dtype=np.int64)
+        eps = np.array([self._fresh_eps(m, self.precision == "float32") for m in sizes])
+        deltas, n_add, touches = [np.empty(0, np.int64)] * B, np.zeros(B, np.int64), \
+            [np.empty(0, np.int64)] * B
+        used = np.flatnonzero(self._slot_used) if self._pool_slots else np.empty(0, np.int64)
+        overhead = _UPDATE_OVERHEAD[8 * self.n_samples ** 2 > _CACHE_BYTES]
+        if used.size:
+            packed = np.packbits(masks, axis=1)
+            ham = _POPCOUNT[packed[:, None, :] ^ self._slot_packed[used][None, :, :]].sum(axis=2)
+            nearest = ham.argmin(axis=1)
+            for b in range(B):
+                s = used[nearest[b]]
+                h = int(ham[b, nearest[b]])
+                if 2 * h + overhead >= sizes[b] and h > 0:
+                    continue
+                added = np.flatnonzero(masks[b] & ~self._slot_mask[s])
+                removed = np.flatnonzero(~masks[b] & self._slot_mask[s])
+                e = self._slot_eps[s] + (_gamma(h + 4.0, _U64) if h else 0.0)
+                if e > _CHAIN_LIMIT * self._fresh_eps(sizes[b]):
+                    continue
+                base[b] = s
+                eps[b] = e
+                deltas[b] = np.concatenate([added, removed])
+                n_add[b] = added.size
+                touches[b] = np.flatnonzero(masks[b] & ~self._slot_union[s])
+                if h == 0:
+                    dest[b] = s
+        if self._pool_slots:
+            # a base no other mask of the batch uses is updated in place (saves moving it)
+            users = np.bincount(base[base >= 0], minlength=self._slot_used.size)
+            for b in range(B):
+                if base[b] >= 0 and users[base[b]] == 1:
+                    dest[b] = base[b]
+            busy = set(base[base >= 0].tolist())
+            order = np.argsort(np.where(self._slot_used, self._slot_time, -1), kind="stable")
+            free = [int(s) for s in order if int(s) not in busy]
+            for b in range(B):
+                if dest[b] < 0 and free:
+                    dest[b] = free.pop(0)
+
+        def commit():
+            for b in range(B):
+                s = dest[b]
+                if s < 0:
+                    continue
+                self._clock += 1
+                self._slot_time[s] = self._clock
+                if base[b] == s and deltas[b].size == 0:
+                    continue
+                self._slot_mask[s] = masks[b]
+                self._slot_packed[s] = np.packbits(masks[b])
+                self._slot_union[s] = (masks[b] | self._slot_union[base[b]]) if base[b] >= 0 \
+                    else masks[b]
+                self._slot_eps[s] = eps[b]
+                self._slot_used[s] = True
+            self._n_updates += int((base >= 0).sum())
+            self._n_scratch += int((base < 0).sum())
+
+        plan = _kernels.Plan(
+            cols_flat=_concat(cols), cols_ptr=_pointers(cols), base=base, dest=dest,
+            delta_flat=_concat(deltas), delta_ptr=_pointers(deltas), n_add=n_add,
+            touch_flat=_concat(touches), touch_ptr=_pointers(touches), eps=eps)
+        return plan, commit
+
+    def _base_matrix(self, mask):
+        """Gram matrix of one mask for :meth:`score_flips`: ``(G, sq, m2, r2, eps)``.
+
+        The kept one when ``mask`` was scored before; else built (by an update where cheaper)
+        and kept. Without kept matrices, or for the empty mask, a temporary one.
+        """
+        from pymoo_fs.evaluation import _kernels
+
+        n = self.n_samples
+        if not mask.any():
+            zeros = np.zeros((n, n))
+            return zeros, zeros[0], zeros[0], zeros[0], 0.0
+        if self._pool_slots:
+            pool = self._pool_arrays()
+            plan, commit = self._plan(mask[None, :])
+        else:
+            pool = _kernels.Pool(G=np.empty((1, n, n)), sq=np.empty((1, n)),
+                                 m2=np.empty((1, n)), r2=np.empty((1, n)))
+            cols = np.flatnonzero(mask)
+            none = np.empty(0, np.int64)
+            plan = _kernels.Plan(cols_flat=cols, cols_ptr=np.array([0, cols.size]),
+                                 base=np.array([-1]), dest=np.array([0]), delta_flat=none,
+                                 delta_ptr=np.zeros(2, np.int64), n_add=np.zeros(1, np.int64),
+                                 touch_flat=none, touch_ptr=np.zeros(2, np.int64),
+                                 eps=np.array([self._fresh_eps(cols.size)]))
+            commit = None
+        with _parallel_context(self._threads()):
+            _kernels.cv_predict_batch(self._data(float64=True), self._kernel_folds(), pool, plan,
+                                      1, False, _kernels.USE_NUMPY_BLAS)
+        if commit is not None:
+            commit()
+        s = int(plan.dest[0])
+        return pool.G[s], pool.sq[s], pool.m2[s], pool.r2[s], float(plan.eps[0])
+
+    # ------------------------------------------------------------------ kernel arguments
+    def _data(self, float64=False):
+        from pymoo_fs.evaluation import _kernels
+
+        return _kernels.Data(Xgt=self._Xct if float64 else self._Xgt, Xct=self._Xct,
+                             Xt=self._Xt, X=self.X, Xc=self.Xc)
+
+    def _kernel_folds(self):
+        from pymoo_fs.evaluation import _kernels
+
+        return _kernels.Folds(cand=self._cand, row_q=self._rows, row_f=self._row_fold,
+                              bounds=self._bounds, train=self._train_flat,
+                              train_ptr=self._train_ptr, y=self.y, k=self.n_neighbors,
+                              n_classes=self.n_classes, exact=0, sk_chunk=256, sk_threads=1, srow=self._srow, srow_ptr=self._srow_ptr,
+                              all_rows=self._all_rows)
+
+    def _settle(self, pred, unc, n_unc, masks, folds):
+        """Rows the bound could not certify: scikit-learn's arithmetic replayed in compiled
+        code where verified (:mod:`~pymoo_fs.evaluation._exact`), else scikit-learn itself."""
+        self._n_uncertified += int(n_unc.sum())
+        open_masks = np.flatnonzero(unc.any(axis=1))
+        if not open_masks.size:
+            return
+        exact, chunk, threads = _exact.settings()
+        if exact:
+            from pymoo_fs.evaluation import _kernels
+
+            cols = [np.flatnonzero(m) for m in masks[open_masks]]
+            sub_pred, sub_unc = pred[open_masks], unc[open_masks]
+            with _parallel_context(self._threads()):
+                _kernels.exact_rows(self.X, _concat(cols), _pointers(cols),
+                                    folds._replace(exact=1, sk_chunk=chunk, sk_threads=threads),
+                                    sub_pred, sub_unc)
+            pred[open_masks], unc[open_masks] = sub_pred, sub_unc
+        for b in np.flatnonzero(unc.any(axis=1)):
+            self._settle_rows(pred[b], unc[b], masks[b], exact)
+
+    def _settle_rows(self, pred, unc, mask, exact):
+        """Rows the kernels left: ask scikit-learn (kd-tree ties: those rows only)."""
+        rows = np.flatnonzero(unc)
+        self._n_sklearn_rows += rows.size
+        Xs = self.X[:, mask]
+        for f in np.unique(self._row_fold[rows]):
+            train, test = self.folds[f]
+            lo, hi = self._bounds[f], self._bounds[f + 1]
+            knn = KNeighborsClassifier(n_neighbors=self.n_neighbors).fit(Xs[train], self.y[train])
+            if exact and knn._fit_method == "kd_tree":
+                # a kd-tree answers each query row on its own: predict only the open rows
+                mine = np.flatnonzero(unc[lo:hi])
+                pred[lo + mine] = knn.predict(Xs[test[mine]])
+            else:
+                pred[lo:hi] = knn.predict(Xs[test])
 
     def _predict_cv_reference(self, mask):
         """Certified CV predictions of one non-empty mask (numpy backend)."""
@@ -265,17 +528,9 @@ class KNNEvaluator(Evaluator):
             self.n_classes,
         )
         if ambiguous.any():
-            self._fix_cv_rows(pred, ambiguous, Xs)
+            self._n_uncertified += int(ambiguous.sum())
+            self._settle_rows(pred, ambiguous, mask, exact=0)
         return pred
-
-    def _fix_cv_rows(self, pred, ambiguous, Xs):
-        """Replace uncertified predictions by scikit-learn's, fold by fold."""
-        self._n_uncertified += int(ambiguous.sum())
-        for f in np.unique(self._row_fold[ambiguous]):
-            train, test = self.folds[f]
-            knn = KNeighborsClassifier(n_neighbors=self.n_neighbors)
-            lo, hi = self._bounds[f], self._bounds[f + 1]
-            pred[lo:hi] = knn.fit(Xs[train], self.y[train]).predict(Xs[test])
 
     def _holdout_scores(self, masks, X_test, y_test):
         """``KNeighborsClassifier(k).fit(X[:, m], y).score(X_test[:, m], y_test)`` per mask.
@@ -331,7 +586,14 @@ class KNNEvaluator(Evaluator):
         for f, (train, _) in enumerate(self.folds):
             cand[f, train] = True
         self._cand = cand
+        self._train_flat = np.concatenate([train for train, _ in self.folds]).astype(np.int64)
+        self._train_ptr = np.cumsum([0] + [train.size for train, _ in self.folds]).astype(
+            np.int64)
         self._row_labels = self.y[self._rows]
+        self._srow = np.argsort(self._rows, kind="stable").astype(np.int64)
+        self._srow_ptr = np.searchsorted(self._rows[self._srow],
+                                         np.arange(self.n_samples + 1)).astype(np.int64)
+        self._all_rows = np.arange(self._rows.size, dtype=np.int64)
         if self.metric == "balanced_accuracy":
             C = self.n_classes
             group = self._row_fold * C + self._row_labels
@@ -390,6 +652,33 @@ class _parallel_context:
         self._limit.__exit__(*exc)
         numba.set_num_threads(self._numba_before)
         return False
+
+
+def _check_bytes(name, value, zero=False):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not (value >= 0 if zero else value > 0):
+        kind = "a non-negative" if zero else "a positive"
+        raise ValueError(f"{name} must be {kind} number of bytes, got {value!r}")
+    return value
+
+
+def _slot_bytes(n):
+    return 8 * (n * n + 4 * n)
+
+
+def _gamma(m, u):
+    """Safety factor 4 times Higham's ``gamma_m = m u / (1 - m u)`` (as the kernels)."""
+    return 4.0 * m * u / (1.0 - m * u)
+
+
+def _concat(parts):
+    return np.concatenate(parts).astype(np.int64) if parts else np.empty(0, np.int64)
+
+
+def _pointers(parts):
+    return np.cumsum([0] + [p.size for p in parts]).astype(np.int64)
 
 
 def _default_memory_limit():

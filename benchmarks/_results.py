@@ -1,0 +1,19 @@
+"""Writing one section of benchmarks/RESULTS.md, keeping every other section."""
+
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
+
+
+def write_section(marker, text, path=RESULTS):
+    """Replace the section that starts with ``marker`` (up to the next "## ") by ``text``, or
+    append ``text`` when there is none."""
+    body = path.read_text() if path.exists() else ""
+    rest = ""
+    if marker in body:
+        start = body.index(marker)
+        after = body.find("\n## ", start + len(marker))
+        rest = body[after:] if after != -1 else ""
+        body = body[:start].rstrip("\n") + "\n"
+    path.write_text(body + text + rest)
+    print(f"wrote {path}")
