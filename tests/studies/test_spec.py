@@ -134,3 +134,17 @@ def test_time_budgets():
 def test_protocol_checks(kwargs, match):
     with pytest.raises(ValueError, match=match):
         Protocol(**kwargs)
+
+
+def test_the_example_specs_are_valid_studies():
+    """The README's study spec and the benchmark specs read, validate and name what they say."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    spec = load_study(root / "examples" / "study_seed003.toml")
+    assert list(spec.datasets) == ["sonar", "musk1"] and spec.protocol == PRESETS["S003"]
+    assert [a.label for a in spec.algorithms] == ["ISRPSO", "MOPSO", "CMDPSOFS", "NSGA-II",
+                                                  "SPEA2", "PAES"]
+    assert spec.algorithms[-1].budget.termination == ("n_eval", 3000)
+    for path in sorted((root / "benchmarks").rglob("*.toml")):
+        load_study(path, validate=False)
