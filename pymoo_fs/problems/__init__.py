@@ -11,11 +11,13 @@ from pymoo_fs.problems.feature_selection import (
     as_masks,
     flip_masks,
 )
+from pymoo_fs.problems.fitb import FitBFeatureSelection
 from pymoo_fs.problems.repair import NonEmptyRepair, repair_empty
 
 __all__ = [
     "BiObjectiveFeatureSelection",
     "FeatureSelectionProblem",
+    "FitBFeatureSelection",
     "NonEmptyRepair",
     "WeightedFeatureSelection",
     "as_masks",
