@@ -14,14 +14,16 @@ it to boolean masks, never an empty one, before evaluation, so every result is a
 from pymoo_fs.algorithms.base import FeatureSelectionAlgorithm, ParticleSwarm, SwarmAlgorithm
 from pymoo_fs.algorithms.moo import CMDPSOFS, configure_nsga2, configure_spea2
 from pymoo_fs.algorithms.registry import algorithm_names, make_algorithm
-from pymoo_fs.algorithms.soo import PSO
+from pymoo_fs.algorithms.soo import AMSO, PSO, VLPSO
 
 __all__ = [
+    "AMSO",
     "CMDPSOFS",
     "FeatureSelectionAlgorithm",
     "PSO",
     "ParticleSwarm",
     "SwarmAlgorithm",
+    "VLPSO",
     "algorithm_names",
     "configure_nsga2",
     "configure_spea2",

@@ -1,7 +1,7 @@
 """Algorithms by name, for the command line and studies."""
 
 from pymoo_fs.algorithms.moo import CMDPSOFS, configure_nsga2, configure_spea2
-from pymoo_fs.algorithms.soo import PSO
+from pymoo_fs.algorithms.soo import AMSO, PSO, VLPSO
 
 #: name -> (factory taking pop_size and keyword arguments, number of objectives it handles)
 _REGISTRY = {
@@ -9,6 +9,8 @@ _REGISTRY = {
     "NSGA-II": (configure_nsga2, 2),
     "SPEA2": (configure_spea2, 2),
     "PSO": (PSO, 1),
+    "AMSO": (AMSO, 1),
+    "VLPSO": (VLPSO, 1),
 }
 _ALIASES = {"NSGA2": "NSGA-II", "NSGAII": "NSGA-II", "PSO(C)": "PSO"}
 

@@ -5,10 +5,12 @@ column by column equals the matrix computed from scratch exactly, whatever the o
 updates. :mod:`pymoo_fs.evaluation._fitb_reference` states in plain numpy what they compute.
 
 - :func:`apply_columns`: add (or subtract) the L1 contributions of some columns to a matrix;
+- :func:`update_matrix`: turn the matrix of one mask into the matrix of another;
 - :func:`fitb_stats`: per instance, the 1-NN prediction across folds, the distance to the
   nearest instance of another class and to the farthest of the same class;
 - :func:`fitb_flip_stats`: the same for the matrix with one column added or removed, without
   materialising it;
+- :func:`summary`: the sums FIT-B needs from those statistics;
 - :func:`nearest_key`: the stored mask closest in Hamming distance to a mask.
 """
 
@@ -42,6 +44,45 @@ def apply_columns(M, q_t, columns, signs):
             row = M[i]
             for j in range(n):
                 row[j] += s * abs(qi - q[j])
+
+
+@nb.njit(cache=True)
+def update_matrix(M, q_t, old_mask, new_mask):
+    """Turn the L1 matrix of ``old_mask`` into that of ``new_mask`` in place.
+
+    Returns
+    -------
+    n_columns : int
+        Columns added or removed.
+    """
+    n = M.shape[0]
+    changed = 0
+    for f in range(old_mask.size):
+        if old_mask[f] == new_mask[f]:
+            continue
+        s = 1 if new_mask[f] else -1
+        q = q_t[f]
+        for i in range(n):
+            qi = q[i]
+            row = M[i]
+            for j in range(n):
+                row[j] += s * abs(qi - q[j])
+        changed += 1
+    return changed
+
+
+@nb.njit(cache=True)
+def summary(pred, nearest_other, farthest_same, y, n_classes):
+    """Correct predictions per class and the int64 sums of the two distances (exact)."""
+    correct = np.zeros(n_classes, dtype=np.int64)
+    total_other = 0
+    total_same = 0
+    for i in range(y.size):
+        if pred[i] == y[i]:
+            correct[y[i]] += 1
+        total_other += nearest_other[i]
+        total_same += farthest_same[i]
+    return correct, total_other, total_same
 
 
 @nb.njit(cache=True)

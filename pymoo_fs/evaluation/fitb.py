@@ -208,6 +208,10 @@ class FitBEvaluator(Evaluator):
         self._words = (self.n_features + 63) // 64
         self._keys = np.zeros((self._capacity, self._words), dtype=np.uint64)
         self._stamps = np.zeros(self._capacity, dtype=np.int64)
+        self._masks = np.zeros((self._capacity, self.n_features), dtype=bool)
+        self._empty = np.zeros(self.n_features, dtype=bool)
+        self._counts = np.bincount(self.y, minlength=self.n_classes)
+        self._present = self._counts > 0
         self._matrices = np.empty((self._capacity, n, n), dtype=np.int64)
         self._n_stored = 0
         self._clock = 0
@@ -215,13 +219,15 @@ class FitBEvaluator(Evaluator):
 
     # ------------------------------------------------------------------ the contract
     def _compute(self, masks):
-        return np.array([self._fitness(*kernels.fitb_stats(self._matrix(m), self.y,
-                                                            self.fold_of), int(m.sum()))
-                         for m in masks])
+        out = np.empty(masks.shape[0])
+        for i, m in enumerate(masks):
+            stats = kernels.fitb_stats(self._matrix(m), self.y, self.fold_of)
+            out[i] = self._fitness(*stats, int(np.count_nonzero(m)))
+        return out
 
     def _compute_flips(self, mask, features, flipped):
         M = self._matrix(mask)
-        k = int(mask.sum())
+        k = int(np.count_nonzero(mask))
         out = np.empty(features.size)
         for i, f in enumerate(features):
             sign = -1 if mask[f] else 1
@@ -251,15 +257,17 @@ class FitBEvaluator(Evaluator):
     def _fitness(self, pred, nearest_other, farthest_same, k):
         """FIT-B from the kernels' statistics of a subset of ``k`` features."""
         y = self.y
+        correct, total_other, total_same = kernels.summary(pred, nearest_other, farthest_same,
+                                                           y, self.n_classes)
         if self.balanced_accuracy == "pooled":
-            acc = _balanced_accuracy(y, pred, self.n_classes)
+            acc = np.mean(correct[self._present] / self._counts[self._present])
         else:
             acc = np.mean([_balanced_accuracy(y[test], pred[test], self.n_classes)
                            for _, test in self.folds])
         scale = self.step / k if self.distance == "averaged" else self.step
         n = y.size
-        d_b = float(nearest_other.sum()) * scale / n
-        d_w = float(farthest_same.sum()) * scale / n
+        d_b = float(total_other) * scale / n
+        d_w = float(total_same) * scale / n
         return self.mu * float(acc) + (1.0 - self.mu) / (1.0 + np.exp(-5.0 * (d_b - d_w)))
 
     def _matrix(self, mask):
@@ -270,22 +278,18 @@ class FitBEvaluator(Evaluator):
         if near >= 0 and dist == 0:
             self._stamps[near] = self._clock
             return self._matrices[near]
-        k = int(mask.sum())
         slot = self._free_slot()
         M = self._matrices[slot]
-        if near >= 0 and dist < k:
-            base = _unpack(self._keys[near], mask.size)
+        if near >= 0 and dist < np.count_nonzero(mask):
             if slot != near:
                 M[...] = self._matrices[near]
-            columns = np.flatnonzero(base != mask).astype(np.int64)
-            signs = np.where(mask[columns], 1, -1).astype(np.int64)
+            base = self._masks[near]
         else:
             M[...] = 0
-            columns = np.flatnonzero(mask).astype(np.int64)
-            signs = np.ones(columns.size, dtype=np.int64)
-        kernels.apply_columns(M, self._q_t, columns, signs)
-        self.n_columns_updated += columns.size
+            base = self._empty
+        self.n_columns_updated += kernels.update_matrix(M, self._q_t, base, mask)
         self._keys[slot] = key
+        self._masks[slot] = mask
         self._stamps[slot] = self._clock
         return M
 
@@ -312,10 +316,6 @@ def _pack(mask, words):
     bits = np.packbits(mask)
     packed[:bits.size] = bits
     return packed.view(np.uint64)
-
-
-def _unpack(key, n_features):
-    return np.unpackbits(key.view(np.uint8))[:n_features].astype(bool)
 
 
 def _balanced_accuracy(y, pred, n_classes):

@@ -81,3 +81,49 @@ def su_against(codes_t, n_bins, features, other, n_other):
             table[codes[i], other[i]] += 1.0
         out[k] = _su_of_table(table, rows, n_other)
     return out
+
+
+@nb.njit(cache=True)
+def _su_pair(a, na, b, nb_, table):
+    table[:na, :nb_] = 0.0
+    for i in range(a.size):
+        table[a[i], b[i]] += 1.0
+    return _su_of_table(table, na, nb_)
+
+
+@nb.njit(cache=True)
+def redundant_marks(features, relevance, row_of, pairs, codes_t, n_bins):
+    """Marks of the features made redundant by an earlier unmarked one (AMSO's rule).
+
+    ``features`` are in decreasing relevance; an unmarked ``features[a]`` marks each later
+    unmarked ``features[b]`` with ``SU(a, b) > relevance[b]``. A pair involving a feature
+    without a row (``row_of < 0``: zero relevance) has SU 1. ``pairs`` (float32, R x R) holds
+    the SU between the features with rows; when it is empty (0 x 0) SU is computed from the
+    codes.
+    """
+    k = features.size
+    marked = np.zeros(k, dtype=np.bool_)
+    largest = 1
+    for f in features:
+        largest = max(largest, n_bins[f])
+    table = np.zeros((largest, largest))
+    for a in range(k - 1):
+        if marked[a]:
+            continue
+        fa = features[a]
+        ra = row_of[fa]
+        for b in range(a + 1, k):
+            if marked[b]:
+                continue
+            fb = features[b]
+            rb = row_of[fb]
+            if ra < 0 or rb < 0:
+                s = np.float32(1.0)
+            elif pairs.shape[0] > 0:
+                s = pairs[ra, rb]
+            else:
+                s = np.float32(_su_pair(codes_t[fa], n_bins[fa], codes_t[fb], n_bins[fb],
+                                        table))
+            if s > relevance[fb]:
+                marked[b] = True
+    return marked

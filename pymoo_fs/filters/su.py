@@ -13,10 +13,13 @@ import numpy as np
 from sklearn.utils.validation import check_X_y
 
 from pymoo_fs._validation import check_int
-from pymoo_fs.filters._kernels import su_against
+from pymoo_fs.filters._kernels import redundant_marks, su_against
 from pymoo_fs.filters.discretize import MDLDiscretizer
 
 __all__ = ["SymmetricUncertainty", "su_classif", "symmetric_uncertainty"]
+
+#: most relevant features whose pairwise SU is kept as one dense float32 matrix (64 MiB)
+_MAX_DENSE = 4096
 
 
 def symmetric_uncertainty(a, b):
@@ -136,6 +139,7 @@ class SymmetricUncertainty:
                                     y_codes.reshape(-1).astype(np.int64), classes.size)
         self._rows = OrderedDict()
         self.n_rows_computed = 0
+        self._pairs = None
 
     @property
     def n_features(self):
@@ -190,6 +194,59 @@ class SymmetricUncertainty:
         if others.size and (others.min() < 0 or others.max() >= self.n_features):
             raise ValueError(f"others must be feature indices in [0, {self.n_features})")
         return row[others]
+
+    def redundant(self, features):
+        """Which features are redundant given earlier ones (the AMSO local search's rule).
+
+        Parameters
+        ----------
+        features : array-like of int, shape (k,)
+            Features in decreasing relevance.
+
+        Returns
+        -------
+        marked : ndarray of bool, shape (k,)
+            ``marked[b]`` when an earlier unmarked ``features[a]`` has
+            ``SU(features[a], features[b]) > SU(features[b], C)``; a pair involving a feature
+            of zero relevance counts as SU 1. Values are compared in float32, as the AMSO code
+            stores them.
+
+        Notes
+        -----
+        The AMSO code's ``KNNopt.flip`` (an approximate Markov blanket, as in FCBF). SU
+        between the relevant features is computed once for all of them (a dense float32
+        matrix, when at most 4096 features are relevant) or pair by pair otherwise.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pymoo_fs.filters import SymmetricUncertainty
+        >>> y = np.repeat([0, 1, 2], 10)
+        >>> X = np.column_stack([y, y, np.tile([0, 1], 15), y % 2])
+        >>> su = SymmetricUncertainty(X, y)
+        >>> su.redundant([0, 1, 3]).tolist()  # 1 duplicates 0
+        [False, True, False]
+        """
+        features = np.asarray(features, dtype=np.int64)
+        if features.size and (features.min() < 0 or features.max() >= self.n_features):
+            raise ValueError(f"features must be feature indices in [0, {self.n_features})")
+        if self._pairs is None:
+            self._build_pairs()
+        row_of, pairs, relevance = self._pairs
+        return redundant_marks(features, relevance, row_of, pairs, self._codes_t, self.n_bins)
+
+    def _build_pairs(self):
+        relevant = np.flatnonzero(self.relevance > 0)
+        row_of = np.full(self.n_features, -1, dtype=np.int64)
+        row_of[relevant] = np.arange(relevant.size)
+        if relevant.size > _MAX_DENSE:
+            pairs = np.zeros((0, 0), dtype=np.float32)
+        else:
+            pairs = np.empty((relevant.size, relevant.size), dtype=np.float32)
+            for r, f in enumerate(relevant):
+                pairs[r] = su_against(self._codes_t, self.n_bins, relevant, self._codes_t[f],
+                                      int(self.n_bins[f]))
+        self._pairs = (row_of, pairs, self.relevance.astype(np.float32))
 
 
 def su_classif(X, y):
