@@ -231,6 +231,11 @@ class MDLDiscretizer(TransformerMixin, BaseEstimator):
         self.n_bins_ = np.array([c.size + 1 for c in self.cut_points_], dtype=np.int64)
         return self
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags.preserves_dtype = []  # bins are int64 codes
+        return tags
+
     def transform(self, X):
         """Bin index of every value.
 

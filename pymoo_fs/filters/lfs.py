@@ -97,6 +97,8 @@ class LFS(SelectorMixin, BaseEstimator):
         self : LFS
         """
         X, y = validate_data(self, X, y, dtype=np.float64)
+        if np.unique(y).size < 2:
+            raise ValueError("LFS needs at least two classes; y holds one class")
         n_top = check_positive_int("n_top", self.n_top)
         max_stale = check_positive_int("max_stale", self.max_stale)
         evaluator = KNNEvaluator(X, y, n_neighbors=self.n_neighbors, cv=self.cv,

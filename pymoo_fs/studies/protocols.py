@@ -6,8 +6,9 @@ from sklearn.preprocessing import MinMaxScaler
 
 from pymoo_fs.datasets import holdout_indices, load_dataset
 
-from pymoo_fs.evaluation import KNNEvaluator
-from pymoo_fs.problems import BiObjectiveFeatureSelection, WeightedFeatureSelection
+from pymoo_fs.evaluation import FitBEvaluator, KNNEvaluator
+from pymoo_fs.problems import (BiObjectiveFeatureSelection, FitBFeatureSelection,
+                               WeightedFeatureSelection)
 from pymoo_fs.seeds import run_seed
 
 __all__ = ["load_dataset_cached", "outer_splits", "prepare_split", "make_problem"]
@@ -103,8 +104,17 @@ def make_problem(protocol, X_train, y_train, X_test, y_test, seed, dataset, fold
         :class:`~pymoo_fs.problems.BiObjectiveFeatureSelection` or
         :class:`~pymoo_fs.problems.WeightedFeatureSelection` (``alpha``) on a
         :class:`~pymoo_fs.evaluation.KNNEvaluator` with the protocol's k, inner CV and
-        scoring, with the test part attached.
+        scoring, with the test part attached; for ``objective="fitb"``,
+        :class:`~pymoo_fs.problems.FitBFeatureSelection` on a
+        :class:`~pymoo_fs.evaluation.FitBEvaluator` (``mu = alpha``, ``inner_cv`` blocks,
+        the protocol's scoring for the test part), whose SU ranking is computed on this
+        training part alone.
     """
+    if protocol.objective == "fitb":
+        evaluator = FitBEvaluator(X_train, y_train, mu=protocol.alpha, n_folds=protocol.inner_cv,
+                                  random_state=run_seed(seed, "inner folds", dataset, fold),
+                                  test_scoring=protocol.scoring)
+        return FitBFeatureSelection(evaluator, X_test=X_test, y_test=y_test)
     evaluator = KNNEvaluator(X_train, y_train, n_neighbors=protocol.n_neighbors,
                              cv=protocol.inner_cv, scoring=protocol.scoring,
                              random_state=run_seed(seed, "inner folds", dataset, fold),
