@@ -221,11 +221,12 @@ class SymmetricUncertainty:
         --------
         >>> import numpy as np
         >>> from pymoo_fs.filters import SymmetricUncertainty
-        >>> y = np.repeat([0, 1, 2], 10)
-        >>> X = np.column_stack([y, y, np.tile([0, 1], 15), y % 2])
+        >>> y = np.repeat([0, 1], 10)
+        >>> noisy = np.where(np.arange(20) % 7 == 0, 1 - y, y)  # relevant, imperfect
+        >>> X = np.column_stack([noisy, noisy, np.zeros(20)])
         >>> su = SymmetricUncertainty(X, y)
-        >>> su.redundant([0, 1, 3]).tolist()  # 1 duplicates 0
-        [False, True, False]
+        >>> su.redundant([0, 1, 2]).tolist()  # 1 duplicates 0; 2 is irrelevant
+        [False, True, True]
         """
         features = np.asarray(features, dtype=np.int64)
         if features.size and (features.min() < 0 or features.max() >= self.n_features):

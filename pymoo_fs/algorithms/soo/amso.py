@@ -31,7 +31,8 @@ class AMSO(VariableLengthSwarm):
        Evaluate; every personal best is new, so each is refined by the local search; the
        global best is the best personal best.
     3. **Compete** in each subswarm: a random permutation is paired off; the particle with the
-       better current fitness wins, the first of the pair on equal fitness [P]; an odd particle
+       better current fitness wins, and on equal fitness the first of the pair loses [P: the
+       code draws the loser first and swaps only for a strictly better one]; an odd particle
        out waits. Losers move, winners do not [S001 §3.3].
     4. **Learn**: ``v_l <- w v_l + c r (pbest_w - x_l)`` with ``r ~ U(0, 1)`` per dimension,
        ``v`` clamped to ``[-vmax, vmax]``, ``x <- x + v`` clamped to ``[0, 1]`` [S001 Eq. 5,
@@ -163,6 +164,7 @@ class AMSO(VariableLengthSwarm):
                  inclusive_threshold=True, ls_schedule="code", ls_iterations=100,
                  flip_fraction=0.25, ls_redraws=10, stale_pbest_fitness=False, ranking="su",
                  **kwargs):
+        n_subswarms = check_positive_int("n_subswarms", n_subswarms)
         super().__init__(pop_size, n_subswarms, stagnation, w, w_end, inertia, c, vmax,
                          threshold, inclusive_threshold, ranking, **kwargs)
         self.ls_schedule = check_choice("ls_schedule", ls_schedule, ("code", "always", "never"))
@@ -274,8 +276,9 @@ def compete(F, division, random_state):
     Returns
     -------
     losers, winners : ndarray of int64, shape (n_pairs,)
-        In each pair of a subswarm's permutation (positions 0-1, 2-3, ...), the second wins
-        only if strictly better; otherwise the first does. An odd particle out is in neither.
+        In each pair of a subswarm's permutation (positions 0-1, 2-3, ...), the first wins
+        only if strictly better; otherwise the second does (ties: the first loses). An odd
+        particle out is in neither.
 
     Examples
     --------
@@ -283,20 +286,20 @@ def compete(F, division, random_state):
     >>> from pymoo_fs.algorithms.soo.amso import compete
     >>> F = np.array([0.3, 0.1, 0.2, 0.2])
     >>> losers, winners = compete(F, np.array([0, 0, 1, 1]), np.random.default_rng(0))
-    >>> sorted(zip(losers.tolist(), winners.tolist()))
-    [(0, 1), (3, 2)]
+    >>> sorted(zip(losers.tolist(), winners.tolist()))  # 2 and 3 tie: the first drawn loses
+    [(0, 1), (2, 3)]
     """
     losers, winners = [], []
     for d in np.unique(division):
         members = np.flatnonzero(division == d)
         perm = members[random_state.permutation(members.size)]
-        for a, b in zip(perm[0:-1:2], perm[1::2]):
-            if F[b] < F[a]:
-                losers.append(a)
-                winners.append(b)
+        for first, second in zip(perm[0:-1:2], perm[1::2]):
+            if F[first] < F[second]:
+                losers.append(second)
+                winners.append(first)
             else:
-                losers.append(b)
-                winners.append(a)
+                losers.append(first)
+                winners.append(second)
     return np.array(losers, dtype=np.int64), np.array(winners, dtype=np.int64)
 
 
@@ -336,7 +339,7 @@ def local_search_flips(s, flip_fraction, relevance, redundant, redraws, random_s
     >>> s = np.array([True, True, False, True, False, False, False, False])
     >>> relevance = np.array([0.9, 0.8, 0.7, 0.5, 0.4, 0.3, 0.2, 0.1])
     >>> never = lambda cols: np.zeros(cols.size, dtype=bool)
-    >>> local_search_flips(s, 1.0, relevance, never, 10, np.random.default_rng(3)).tolist()
+    >>> local_search_flips(s, 1.0, relevance, never, 10, np.random.default_rng(0)).tolist()
     [2]
     """
     size = int(np.count_nonzero(s))
