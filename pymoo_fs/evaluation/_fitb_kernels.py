@@ -172,7 +172,7 @@ def _popcount(x):
 
 
 @nb.njit(cache=True)
-def nearest_key(keys, n_keys, key):
+def nearest_key(keys, n_keys, key, start):
     """Index and Hamming distance of the stored key closest to ``key`` (-1 if none).
 
     Parameters
@@ -181,9 +181,13 @@ def nearest_key(keys, n_keys, key):
         Packed masks; the first ``n_keys`` rows are in use.
     n_keys : int
     key : uint64 (W,)
+    start : int
+        Row scanned first (the most recently used): a close first match lets the scan of
+        every other row stop after a word or two. Ties go to the first row scanned.
     """
     best, who = np.int64(_INT64_MAX), -1
-    for k in range(n_keys):
+    for t in range(n_keys):
+        k = (start + t) % n_keys
         d = np.int64(0)
         row = keys[k]
         for w in range(key.size):

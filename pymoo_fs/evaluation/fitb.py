@@ -214,6 +214,7 @@ class FitBEvaluator(Evaluator):
         self._present = self._counts > 0
         self._matrices = np.empty((self._capacity, n, n), dtype=np.int64)
         self._n_stored = 0
+        self._last = 0
         self._clock = 0
         self.n_columns_updated = 0
 
@@ -251,7 +252,7 @@ class FitBEvaluator(Evaluator):
     def clear_cache(self):
         """Forget all cached scores and stored distance matrices (the counters are kept)."""
         super().clear_cache()
-        self._n_stored = 0
+        self._n_stored = self._last = 0
 
     # ------------------------------------------------------------------ pieces
     def _fitness(self, pred, nearest_other, farthest_same, k):
@@ -273,10 +274,11 @@ class FitBEvaluator(Evaluator):
     def _matrix(self, mask):
         """The L1 matrix of ``mask``: stored, updated from the nearest stored one, or new."""
         key = _pack(mask, self._words)
-        near, dist = kernels.nearest_key(self._keys, self._n_stored, key)
+        near, dist = kernels.nearest_key(self._keys, self._n_stored, key, self._last)
         self._clock += 1
         if near >= 0 and dist == 0:
             self._stamps[near] = self._clock
+            self._last = near
             return self._matrices[near]
         slot = self._free_slot()
         M = self._matrices[slot]
@@ -291,6 +293,7 @@ class FitBEvaluator(Evaluator):
         self._keys[slot] = key
         self._masks[slot] = mask
         self._stamps[slot] = self._clock
+        self._last = slot
         return M
 
     def _free_slot(self):

@@ -150,16 +150,33 @@ def test_local_search_flip_set_by_hand():
         return np.arange(columns.size) > 0
 
     rng = np.random.default_rng(8)
-    u, keys = rng.random(), rng.random(8)
+    u = rng.random()
     k = 3  # floor(0.75 * 4)
     n0 = int(np.floor(u * min(k, 4) + 0.5))
     assert (n0, k - n0) == (1, 2)  # seed 8 draws one unselected and two selected columns
-    ones = np.sort(np.flatnonzero(s)[np.argsort(keys[s])[:k - n0]])
-    zeros = np.flatnonzero(~s)[np.argsort(keys[~s])[:n0]]
+    # 2 of the 4 selected columns: at least a sixteenth, so the 2 smallest of 4 uniform keys
+    ones = np.sort(np.flatnonzero(s)[np.argpartition(rng.random(4), 1)[:2]])
+    zeros = np.flatnonzero(~s)[np.argpartition(rng.random(4), 0)[:1]]
     expected = list(ones[1:]) + [z for z in zeros if relevance[z] > relevance[ones].mean()]
     flips = local_search_flips(s, 0.75, relevance, later_ones_redundant, 10,
                                np.random.default_rng(8))
     assert flips.tolist() == expected and len(expected) >= 1
+
+
+def test_subsets_are_uniform_by_either_sampler():
+    from pymoo_fs.algorithms.soo.amso import _subset
+
+    rng = np.random.default_rng(0)
+    for n, m in [(10, 3), (160, 3)]:  # keys (m >= n / 16) and Floyd's algorithm (m < n / 16)
+        counts = np.zeros(n)
+        for _ in range(4000):
+            chosen = _subset(np.arange(n), m, rng)
+            assert np.unique(chosen).size == m
+            counts[chosen] += 1
+        p = m / n  # each column's chance; 6 standard deviations of its frequency
+        assert np.abs(counts / 4000 - p).max() < 6 * np.sqrt(p * (1 - p) / 4000)
+    assert _subset(np.arange(5), 7, rng).tolist() == [0, 1, 2, 3, 4]
+    assert _subset(np.arange(5), 0, rng).size == 0
 
 
 def test_local_search_draws_again_when_the_flip_set_is_empty():

@@ -320,9 +320,11 @@ def local_search_flips(s, flip_fraction, relevance, redundant, redraws, random_s
     redraws : int
         Draws before giving up when the flip set is empty.
     random_state : numpy.random.Generator
-        Draws, in order: ``U(0, 1)`` for ``n0``; then per draw one ``U(0, 1)`` key per column,
-        the drawn selected (unselected) columns being the ``n1`` (``n0``) selected
-        (unselected) columns of smallest keys, as the code's priority queue of random keys.
+        Draws, in order: ``U(0, 1)`` for ``n0``; then per draw the selected and the unselected
+        columns, each a uniform subset without replacement (as the code's priority queue of
+        random keys gives): Floyd's algorithm (``m`` uniforms) for a subset of ``m`` under a
+        sixteenth of the candidates, else the ``m`` smallest of one uniform key per
+        candidate.
 
     Returns
     -------
@@ -350,9 +352,8 @@ def local_search_flips(s, flip_fraction, relevance, redundant, redraws, random_s
         return np.zeros(0, dtype=np.int64)
     ones_all, zeros_all = np.flatnonzero(s), np.flatnonzero(~s)
     for _ in range(redraws):
-        keys = random_state.random(s.size)
-        ones = _smallest_keys(ones_all, keys, n1)
-        zeros = _smallest_keys(zeros_all, keys, n0)
+        ones = np.sort(_subset(ones_all, n1, random_state))
+        zeros = _subset(zeros_all, n0, random_state)
         flips = ones[redundant(ones)] if n1 > 1 else ones[:0]
         mean = relevance[ones].sum() / n1
         flips = np.concatenate([flips, zeros[relevance[zeros] > mean]])
@@ -361,10 +362,15 @@ def local_search_flips(s, flip_fraction, relevance, redundant, redraws, random_s
     return np.zeros(0, dtype=np.int64)
 
 
-def _smallest_keys(columns, keys, m):
-    """The ``m`` columns of smallest key, in increasing column order."""
-    if m >= columns.size:
+def _subset(columns, m, random_state):
+    """``m`` distinct entries of ``columns``, uniformly at random (see local_search_flips)."""
+    n = columns.size
+    if m >= n:
         return columns
-    if m == 0:
-        return columns[:0]
-    return np.sort(columns[np.argpartition(keys[columns], m - 1)[:m]])
+    if 16 * m >= n:  # one key per candidate, the m smallest
+        return columns[np.argpartition(random_state.random(n), m - 1)[:m]] if m else columns[:0]
+    chosen = {}  # Floyd's algorithm: m draws
+    for j, u in zip(range(n - m, n), random_state.random(m)):
+        t = int(u * (j + 1))
+        chosen[j if t in chosen else t] = None
+    return columns[np.fromiter(chosen, dtype=np.int64, count=m)]
