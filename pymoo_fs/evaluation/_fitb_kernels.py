@@ -4,13 +4,14 @@ All distances are integer Manhattan (L1) sums of the quantised data, so a matrix
 column by column equals the matrix computed from scratch exactly, whatever the order of the
 updates. :mod:`pymoo_fs.evaluation._fitb_reference` states in plain numpy what they compute.
 
-- :func:`apply_columns`: add (or subtract) the L1 contributions of some columns to a matrix;
-- :func:`update_matrix`: turn the matrix of one mask into the matrix of another;
-- :func:`fitb_stats`: per instance, the 1-NN prediction across folds, the distance to the
-  nearest instance of another class and to the farthest of the same class;
-- :func:`fitb_flip_stats`: the same for the matrix with one column added or removed, without
-  materialising it;
-- :func:`summary`: the sums FIT-B needs from those statistics;
+- :func:`update_matrix`: turn the matrix of one mask into the matrix of another, adding or
+  subtracting the L1 contributions of the columns where they differ (whole rows: contiguous
+  loops vectorise, which measured faster than updating one triangle and mirroring it);
+- :func:`fitb_flip_stats`: per instance, the 1-NN prediction across folds, the distance to
+  the nearest instance of another class and to the farthest of the same class, for a matrix
+  or that matrix with one column added or removed (without materialising it);
+- :func:`summary`: the sums FIT-B needs from those statistics; :func:`evaluate` both at once;
+- :func:`rebuild`: a stored matrix from another one (or from zeros);
 - :func:`nearest_key`: the stored mask closest in Hamming distance to a mask.
 """
 
@@ -18,32 +19,6 @@ import numba as nb
 import numpy as np
 
 _INT64_MAX = np.iinfo(np.int64).max
-
-
-@nb.njit(cache=True)
-def apply_columns(M, q_t, columns, signs):
-    """``M[i, j] += signs[c] * |q_t[columns[c], i] - q_t[columns[c], j]|`` for every column.
-
-    Parameters
-    ----------
-    M : int64 (n, n)
-        Symmetric L1 matrix, updated in place (whole rows: contiguous loops vectorise, which
-        measured faster than updating one triangle and mirroring it).
-    q_t : int64 (D, n)
-        Quantised data, one row per feature.
-    columns : int64 (c,)
-    signs : int64 (c,)
-        +1 to add a feature, -1 to remove it.
-    """
-    n = M.shape[0]
-    for c in range(columns.size):
-        q = q_t[columns[c]]
-        s = signs[c]
-        for i in range(n):
-            qi = q[i]
-            row = M[i]
-            for j in range(n):
-                row[j] += s * abs(qi - q[j])
 
 
 @nb.njit(cache=True)
@@ -72,6 +47,35 @@ def update_matrix(M, q_t, old_mask, new_mask):
 
 
 @nb.njit(cache=True)
+def rebuild(matrices, slot, base, q_t, base_mask, mask):
+    """Matrix ``slot`` := matrix ``base`` (zeros if ``base < 0``) turned into that of ``mask``.
+
+    Returns
+    -------
+    n_columns : int
+        Columns added or removed.
+    """
+    M = matrices[slot]
+    if base < 0:
+        M[:, :] = 0
+    elif base != slot:
+        M[:, :] = matrices[base]
+    return update_matrix(M, q_t, base_mask, mask)
+
+
+@nb.njit(cache=True)
+def evaluate(M, q, sign, y, fold, n_classes):
+    """Predictions, correct predictions per class and the exact distance sums of one subset.
+
+    :func:`fitb_flip_stats` followed by :func:`summary` in one call.
+    """
+    pred, nearest_other, farthest_same = fitb_flip_stats(M, q, sign, y, fold)
+    correct, total_other, total_same = summary(pred, nearest_other, farthest_same, y,
+                                               n_classes)
+    return pred, correct, total_other, total_same
+
+
+@nb.njit(cache=True)
 def summary(pred, nearest_other, farthest_same, y, n_classes):
     """Correct predictions per class and the int64 sums of the two distances (exact)."""
     correct = np.zeros(n_classes, dtype=np.int64)
@@ -86,13 +90,20 @@ def summary(pred, nearest_other, farthest_same, y, n_classes):
 
 
 @nb.njit(cache=True)
-def fitb_stats(M, y, fold):
+def fitb_flip_stats(M, q, sign, y, fold):
     """1-NN predictions across folds and the between/within distances of each instance.
+
+    For the L1 matrix ``M + sign * |q[i] - q[j]|``: ``M`` itself with ``sign = 0``, one feature
+    (column ``q``) added with ``sign = 1`` or removed with ``sign = -1``, without
+    materialising the new matrix.
 
     Parameters
     ----------
     M : int64 (n, n)
         L1 matrix of a feature subset.
+    q : int64 (n,)
+        The flipped feature's quantised column (ignored when ``sign = 0``).
+    sign : int
     y : int64 (n,)
         Class codes.
     fold : int64 (n,)
@@ -114,41 +125,13 @@ def fitb_stats(M, y, fold):
     farthest_same = np.empty(n, dtype=np.int64)
     for i in range(n):
         row = M[i]
-        best, who = _INT64_MAX, -1
-        low, high = _INT64_MAX, 0
-        for j in range(n):
-            if j == i:
-                continue
-            d = row[j]
-            if y[j] == y[i]:
-                if d > high:
-                    high = d
-            elif d < low:
-                low = d
-            if fold[j] != fold[i] and d < best:
-                best, who = d, j
-        pred[i] = y[who]
-        nearest_other[i] = low
-        farthest_same[i] = high
-    return pred, nearest_other, farthest_same
-
-
-@nb.njit(cache=True)
-def fitb_flip_stats(M, q, sign, y, fold):
-    """:func:`fitb_stats` of ``M + sign * |q[i] - q[j]|`` (one feature added or removed)."""
-    n = M.shape[0]
-    pred = np.empty(n, dtype=np.int64)
-    nearest_other = np.empty(n, dtype=np.int64)
-    farthest_same = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        row = M[i]
         qi = q[i]
         best, who = _INT64_MAX, -1
         low, high = _INT64_MAX, 0
         for j in range(n):
             if j == i:
                 continue
-            d = row[j] + sign * abs(qi - q[j])
+            d = row[j] + sign * abs(qi - q[j]) if sign != 0 else row[j]
             if y[j] == y[i]:
                 if d > high:
                     high = d

@@ -213,26 +213,34 @@ class FitBEvaluator(Evaluator):
         self._counts = np.bincount(self.y, minlength=self.n_classes)
         self._present = self._counts > 0
         self._matrices = np.empty((self._capacity, n, n), dtype=np.int64)
+        self._zeros = np.zeros(n, dtype=np.int64)
         self._n_stored = 0
         self._last = 0
+        self._hints = []
         self._clock = 0
         self.n_columns_updated = 0
 
     # ------------------------------------------------------------------ the contract
     def _compute(self, masks):
         out = np.empty(masks.shape[0])
+        hints = self._hints
+        self._hints = []
         for i, m in enumerate(masks):
-            stats = kernels.fitb_stats(self._matrix(m), self.y, self.fold_of)
+            slot = self._matrix(m, hints[i] if i < len(hints) else self._last)
+            self._hints.append(slot)
+            stats = kernels.evaluate(self._matrices[slot], self._zeros, 0, self.y, self.fold_of,
+                                     self.n_classes)
             out[i] = self._fitness(*stats, int(np.count_nonzero(m)))
         return out
 
     def _compute_flips(self, mask, features, flipped):
-        M = self._matrix(mask)
+        M = self._matrices[self._matrix(mask, self._last)]
         k = int(np.count_nonzero(mask))
         out = np.empty(features.size)
         for i, f in enumerate(features):
             sign = -1 if mask[f] else 1
-            stats = kernels.fitb_flip_stats(M, self._q_t[f], sign, self.y, self.fold_of)
+            stats = kernels.evaluate(M, self._q_t[f], sign, self.y, self.fold_of,
+                                     self.n_classes)
             out[i] = self._fitness(*stats, k + sign) if k + sign else 0.0
         self.n_columns_updated += features.size
         return out
@@ -253,48 +261,48 @@ class FitBEvaluator(Evaluator):
         """Forget all cached scores and stored distance matrices (the counters are kept)."""
         super().clear_cache()
         self._n_stored = self._last = 0
+        self._hints = []
 
     # ------------------------------------------------------------------ pieces
-    def _fitness(self, pred, nearest_other, farthest_same, k):
-        """FIT-B from the kernels' statistics of a subset of ``k`` features."""
-        y = self.y
-        correct, total_other, total_same = kernels.summary(pred, nearest_other, farthest_same,
-                                                           y, self.n_classes)
+    def _fitness(self, pred, correct, total_other, total_same, k):
+        """FIT-B of a subset of ``k`` features from the kernels' statistics."""
         if self.balanced_accuracy == "pooled":
             acc = np.mean(correct[self._present] / self._counts[self._present])
         else:
-            acc = np.mean([_balanced_accuracy(y[test], pred[test], self.n_classes)
+            acc = np.mean([_balanced_accuracy(self.y[test], pred[test], self.n_classes)
                            for _, test in self.folds])
         scale = self.step / k if self.distance == "averaged" else self.step
-        n = y.size
+        n = self.n_samples
         d_b = float(total_other) * scale / n
         d_w = float(total_same) * scale / n
         return self.mu * float(acc) + (1.0 - self.mu) / (1.0 + np.exp(-5.0 * (d_b - d_w)))
 
-    def _matrix(self, mask):
-        """The L1 matrix of ``mask``: stored, updated from the nearest stored one, or new."""
+    def _matrix(self, mask, hint):
+        """Slot of the L1 matrix of ``mask``: stored, updated from the nearest stored one, or new.
+
+        ``hint`` is the slot compared first (the same position of the last batch, or the last
+        matrix used): a close first match makes the scan of the others short.
+        """
         key = _pack(mask, self._words)
-        near, dist = kernels.nearest_key(self._keys, self._n_stored, key, self._last)
+        near, dist = kernels.nearest_key(self._keys, self._n_stored, key,
+                                         hint if hint < self._n_stored else 0)
         self._clock += 1
         if near >= 0 and dist == 0:
             self._stamps[near] = self._clock
             self._last = near
-            return self._matrices[near]
+            return near
         slot = self._free_slot()
-        M = self._matrices[slot]
         if near >= 0 and dist < np.count_nonzero(mask):
-            if slot != near:
-                M[...] = self._matrices[near]
-            base = self._masks[near]
+            base, base_mask = near, self._masks[near]
         else:
-            M[...] = 0
-            base = self._empty
-        self.n_columns_updated += kernels.update_matrix(M, self._q_t, base, mask)
+            base, base_mask = -1, self._empty
+        self.n_columns_updated += kernels.rebuild(self._matrices, slot, base, self._q_t,
+                                                  base_mask, mask)
         self._keys[slot] = key
         self._masks[slot] = mask
         self._stamps[slot] = self._clock
         self._last = slot
-        return M
+        return slot
 
     def _free_slot(self):
         if self._n_stored < self._capacity:

@@ -1,13 +1,10 @@
 """CFS: correlation-based feature selection (Hall 2000) with Weka's defaults."""
 
 import numpy as np
-from sklearn.base import BaseEstimator
-from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
 
 from pymoo_fs._validation import check_positive_int
+from pymoo_fs.filters._base import SupportSelector
 from pymoo_fs.filters.search import best_first_forward
-from pymoo_fs.filters.su import SymmetricUncertainty
 
 __all__ = ["CFS"]
 
@@ -17,7 +14,7 @@ _UNIT = 2 ** 32
 _SMALL = 1e-6
 
 
-class CFS(SelectorMixin, BaseEstimator):
+class CFS(SupportSelector):
     """Correlation-based feature selection: best-first search for the subset of highest merit.
 
     ``merit(S) = k r_cf / sqrt(k + k (k - 1) r_ff)`` with ``k = |S|``, ``r_cf`` the mean SU of the
@@ -97,9 +94,8 @@ class CFS(SelectorMixin, BaseEstimator):
         -------
         self : CFS
         """
-        X, y = validate_data(self, X, y, dtype=np.float64)
         max_stale = check_positive_int("max_stale", self.max_stale)
-        self.su_ = su = SymmetricUncertainty(X, y, better_encoding=self.better_encoding)
+        su = self._fit_su(X, y)
         relevance = np.where(np.abs(su.relevance) < _SMALL, 0.0, su.relevance)
         merits = _Merits(su, relevance)
         group, self.merit_, self.n_subsets_evaluated_ = best_first_forward(
@@ -108,10 +104,6 @@ class CFS(SelectorMixin, BaseEstimator):
             group = _add_locally_predictive(group, relevance, merits.correlations)
         self.support_ = group
         return self
-
-    def _get_support_mask(self):
-        check_is_fitted(self)
-        return self.support_
 
 
 class _Merits:

@@ -1,17 +1,14 @@
 """FCBF: the fast correlation-based filter (Yu & Liu 2003) with Weka's defaults."""
 
 import numpy as np
-from sklearn.base import BaseEstimator
-from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
 
 from pymoo_fs._validation import check_real
-from pymoo_fs.filters.su import SymmetricUncertainty
+from pymoo_fs.filters._base import SupportSelector
 
 __all__ = ["FCBF"]
 
 
-class FCBF(SelectorMixin, BaseEstimator):
+class FCBF(SupportSelector):
     """Fast correlation-based filter: relevant features without redundant ones.
 
     Features whose SU with the class exceeds ``threshold`` are sorted by decreasing SU; each
@@ -85,10 +82,9 @@ class FCBF(SelectorMixin, BaseEstimator):
         -------
         self : FCBF
         """
-        X, y = validate_data(self, X, y, dtype=np.float64)
         threshold = (-np.inf if self.threshold is None
                      else check_real("threshold", self.threshold))
-        self.su_ = su = SymmetricUncertainty(X, y, better_encoding=self.better_encoding)
+        su = self._fit_su(X, y)
         order = su.ranking()
         order = order[su.relevance[order] > threshold]
         removed = np.zeros(su.n_features, dtype=bool)
@@ -107,7 +103,3 @@ class FCBF(SelectorMixin, BaseEstimator):
         self.support_ = np.zeros(su.n_features, dtype=bool)
         self.support_[self.ranking_] = True
         return self
-
-    def _get_support_mask(self):
-        check_is_fitted(self)
-        return self.support_

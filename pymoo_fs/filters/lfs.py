@@ -1,18 +1,17 @@
 """LFS: linear forward selection (Gütlein et al. 2009) with Weka's defaults and a KNN wrapper."""
 
 import numpy as np
-from sklearn.base import BaseEstimator
-from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import validate_data
 
 from pymoo_fs._validation import check_positive_int
 from pymoo_fs.evaluation import KNNEvaluator
+from pymoo_fs.filters._base import SupportSelector
 from pymoo_fs.filters.search import best_first_forward
 
 __all__ = ["LFS"]
 
 
-class LFS(SelectorMixin, BaseEstimator):
+class LFS(SupportSelector):
     """Linear forward selection: a best-first wrapper search over the top-ranked features.
 
     Every feature is scored alone by the wrapper; the ``n_top`` best (in that order) are the
@@ -117,7 +116,3 @@ class LFS(SelectorMixin, BaseEstimator):
             merits, D, candidates=candidates, max_stale=max_stale)
         self.n_subsets_evaluated_ = D + n_children
         return self
-
-    def _get_support_mask(self):
-        check_is_fitted(self)
-        return self.support_

@@ -107,14 +107,17 @@ def make_problem(protocol, X_train, y_train, X_test, y_test, seed, dataset, fold
         scoring, with the test part attached; for ``objective="fitb"``,
         :class:`~pymoo_fs.problems.FitBFeatureSelection` on a
         :class:`~pymoo_fs.evaluation.FitBEvaluator` (``mu = alpha``, ``inner_cv`` blocks,
-        the protocol's scoring for the test part), whose SU ranking is computed on this
-        training part alone.
+        the protocol's scoring for the test part), whose SU ranking (and the SU between its
+        relevant features) is computed here, on this training part alone: as in seed 001,
+        the ranking precedes the timed search.
     """
     if protocol.objective == "fitb":
         evaluator = FitBEvaluator(X_train, y_train, mu=protocol.alpha, n_folds=protocol.inner_cv,
                                   random_state=run_seed(seed, "inner folds", dataset, fold),
                                   test_scoring=protocol.scoring)
-        return FitBFeatureSelection(evaluator, X_test=X_test, y_test=y_test)
+        problem = FitBFeatureSelection(evaluator, X_test=X_test, y_test=y_test)
+        problem.symmetric_uncertainty().redundant([])
+        return problem
     evaluator = KNNEvaluator(X_train, y_train, n_neighbors=protocol.n_neighbors,
                              cv=protocol.inner_cv, scoring=protocol.scoring,
                              random_state=run_seed(seed, "inner folds", dataset, fold),

@@ -154,20 +154,24 @@ def test_local_search_flip_set_by_hand():
     k = 3  # floor(0.75 * 4)
     n0 = int(np.floor(u * min(k, 4) + 0.5))
     assert (n0, k - n0) == (1, 2)  # seed 8 draws one unselected and two selected columns
-    # 2 of the 4 selected columns: at least a sixteenth, so the 2 smallest of 4 uniform keys
-    ones = np.sort(np.flatnonzero(s)[np.argpartition(rng.random(4), 1)[:2]])
-    zeros = np.flatnonzero(~s)[np.argpartition(rng.random(4), 0)[:1]]
+    # Floyd's algorithm: 2 of the 4 selected columns from 2 uniforms, then 1 of the 4 others
+    u = rng.random(2)
+    first = int(u[0] * 3)  # j = 2: an index in 0..2
+    second = int(u[1] * 4)  # j = 3: an index in 0..3, or 3 if it is taken
+    second = 3 if second == first else second
+    ones = np.sort(np.flatnonzero(s)[[first, second]])
+    zeros = np.flatnonzero(~s)[[int(rng.random() * 4)]]
     expected = list(ones[1:]) + [z for z in zeros if relevance[z] > relevance[ones].mean()]
     flips = local_search_flips(s, 0.75, relevance, later_ones_redundant, 10,
                                np.random.default_rng(8))
     assert flips.tolist() == expected and len(expected) >= 1
 
 
-def test_subsets_are_uniform_by_either_sampler():
+def test_subsets_are_uniform():
     from pymoo_fs.algorithms.soo.amso import _subset
 
     rng = np.random.default_rng(0)
-    for n, m in [(10, 3), (160, 3)]:  # keys (m >= n / 16) and Floyd's algorithm (m < n / 16)
+    for n, m in [(10, 3), (160, 3), (6, 5)]:
         counts = np.zeros(n)
         for _ in range(4000):
             chosen = _subset(np.arange(n), m, rng)

@@ -7,6 +7,7 @@ from pymoo.core.population import Population
 
 from pymoo_fs._validation import check_choice, check_positive_int, check_unit_interval
 from pymoo_fs.algorithms import swarm
+from pymoo_fs.algorithms._sampling import floyd
 from pymoo_fs.algorithms.varlen import VariableLengthSwarm, learn_velocity
 
 __all__ = ["AMSO", "compete", "local_search_flips"]
@@ -113,7 +114,8 @@ class AMSO(VariableLengthSwarm):
     order_, lengths_, division_, max_length_, gbest_ind_, stagnation_
         See :class:`~pymoo_fs.algorithms.varlen.VariableLengthSwarm`.
     n_local_searches_ : int
-        Local searches run; ``n_local_search_improved_`` those that improved a personal best.
+        Local searches run; ``n_local_search_improved_`` those that improved a personal best,
+        ``n_local_search_moves_`` the candidates they accepted.
 
     Raises
     ------
@@ -183,6 +185,7 @@ class AMSO(VariableLengthSwarm):
         self.moves_ = 0
         self.n_local_searches_ = 0
         self.n_local_search_improved_ = 0
+        self.n_local_search_moves_ = 0
 
     # ------------------------------------------------------------------ the paper's steps
     def _initialize_tell(self, infills):
@@ -245,6 +248,7 @@ class AMSO(VariableLengthSwarm):
             value = float(pop[0].F[0])
             if value < F or (value == F and n < size):
                 s, F, size, accepted = candidate, value, n, pop[0]
+                self.n_local_search_moves_ += 1
         if accepted is not None:
             self.n_local_search_improved_ += 1
             P = self.pbest_X_.copy()
@@ -320,11 +324,9 @@ def local_search_flips(s, flip_fraction, relevance, redundant, redraws, random_s
     redraws : int
         Draws before giving up when the flip set is empty.
     random_state : numpy.random.Generator
-        Draws, in order: ``U(0, 1)`` for ``n0``; then per draw the selected and the unselected
-        columns, each a uniform subset without replacement (as the code's priority queue of
-        random keys gives): Floyd's algorithm (``m`` uniforms) for a subset of ``m`` under a
-        sixteenth of the candidates, else the ``m`` smallest of one uniform key per
-        candidate.
+        Draws, in order: ``U(0, 1)`` for ``n0``; then per draw ``n1`` and ``n0`` uniforms
+        choosing the selected and the unselected columns, each a uniform subset without
+        replacement (as the code's priority queue of random keys gives), by Floyd's algorithm.
 
     Returns
     -------
@@ -355,22 +357,14 @@ def local_search_flips(s, flip_fraction, relevance, redundant, redraws, random_s
         ones = np.sort(_subset(ones_all, n1, random_state))
         zeros = _subset(zeros_all, n0, random_state)
         flips = ones[redundant(ones)] if n1 > 1 else ones[:0]
-        mean = relevance[ones].sum() / n1
-        flips = np.concatenate([flips, zeros[relevance[zeros] > mean]])
+        flips = np.concatenate([flips, zeros[relevance[zeros] > relevance[ones].sum() / n1]])
         if flips.size:
             return flips.astype(np.int64)
     return np.zeros(0, dtype=np.int64)
 
 
 def _subset(columns, m, random_state):
-    """``m`` distinct entries of ``columns``, uniformly at random (see local_search_flips)."""
-    n = columns.size
-    if m >= n:
+    """``m`` distinct entries of ``columns``, uniformly (Floyd's algorithm, ``m`` draws)."""
+    if m >= columns.size:
         return columns
-    if 16 * m >= n:  # one key per candidate, the m smallest
-        return columns[np.argpartition(random_state.random(n), m - 1)[:m]] if m else columns[:0]
-    chosen = {}  # Floyd's algorithm: m draws
-    for j, u in zip(range(n - m, n), random_state.random(m)):
-        t = int(u * (j + 1))
-        chosen[j if t in chosen else t] = None
-    return columns[np.fromiter(chosen, dtype=np.int64, count=m)]
+    return columns[floyd(columns.size, random_state.random(m))]
