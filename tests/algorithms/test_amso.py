@@ -326,3 +326,50 @@ def test_unknown_keyword_and_multi_objective_problems(sonar):
     with pytest.raises(ValueError, match="single-objective"):
         minimize(BiObjectiveFeatureSelection.from_data(*sonar, cv=3), AMSO(pop_size=4),
                  ("n_gen", 2))
+
+
+class _SizeScore:
+    """A stand-in evaluator: every mask scores ``sign * |S| / D`` (or 0.5 for every mask)."""
+
+    def __init__(self, n_features, sign):
+        self.n_features, self.sign = n_features, sign
+
+    def score(self, masks):
+        masks = np.atleast_2d(masks)
+        if self.sign == 0:
+            return np.full(masks.shape[0], 0.5)
+        return 0.5 + self.sign * masks.sum(axis=1) / (2 * self.n_features)
+
+
+def _local_search_once(sign):
+    """Initial swarm, then one local search per particle (no SU: removals only)."""
+    problem = WeightedFeatureSelection(_SizeScore(40, sign), alpha=1.0)
+    alg = AMSO(pop_size=8, ranking="index", ls_schedule="never", ls_iterations=30)
+    alg.setup(problem, termination=("n_gen", 5), seed=0)
+    pop = alg.ask()
+    alg.evaluator.eval(problem, pop)
+    alg.tell(infills=pop)
+    before = alg.pbest_pop_.get("X").sum(axis=1)
+    F_before = alg.pbest_F_.copy()
+    alg._refine(np.arange(alg.n_particles_))
+    return alg, before, F_before
+
+
+def test_local_search_accepts_equal_fitness_with_fewer_features():
+    alg, before, F_before = _local_search_once(0)  # every subset scores the same
+    after = alg.pbest_pop_.get("X").sum(axis=1)
+    assert np.all(after <= before) and np.any(after < before)
+    np.testing.assert_array_equal(alg.pbest_F_, F_before)
+    np.testing.assert_array_equal(alg.pbest_pop_.get("X"), alg._decode(alg.pbest_X_))
+
+
+def test_local_search_never_accepts_a_worse_subset():
+    alg, before, F_before = _local_search_once(+1)  # more features score better
+    assert alg.n_local_search_moves_ == 0 and alg.evaluator.n_eval > 8
+    np.testing.assert_array_equal(alg.pbest_pop_.get("X").sum(axis=1), before)
+
+
+def test_local_search_accepts_strictly_better_subsets():
+    alg, before, F_before = _local_search_once(-1)  # fewer features score better
+    assert alg.n_local_search_moves_ > 0
+    assert np.all(alg.pbest_F_ <= F_before) and np.any(alg.pbest_F_ < F_before)

@@ -1,7 +1,5 @@
 """AMSO: adaptive multi-subswarm optimisation for high-dimensional feature selection (seed 001)."""
 
-import math
-
 import numpy as np
 from pymoo.core.population import Population
 
@@ -266,7 +264,7 @@ class AMSO(VariableLengthSwarm):
 
 
 def compete(F, division, random_state):
-    """Random pairwise competitions within each subswarm [S001 §3.3; P: ``updateVelocityPosition``].
+    """Random pairwise competitions in each subswarm [S001 §3.3; P: ``updateVelocityPosition``].
 
     Parameters
     ----------
