@@ -1,15 +1,18 @@
 """Seed 001 (AMSO, GECCO 2019) reproduced: the S001 protocol on srbct, leukemia1 and dlbcl.
 
-Three steps, each resumable:
+Four steps, each resumable:
 
-1. the studies (``pymoo-fs study``) of ``benchmarks/seed001/<dataset>.toml``: AMSO and PSO
-   (and VLPSO) on FIT-B, 10 outer folds x ``runs``, stored under ``--out``;
+1. the studies (``pymoo-fs study``) of ``benchmarks/seed001/<dataset>.toml``: AMSO and PSO on
+   FIT-B, 10 outer folds x ``runs``, stored under ``--out``;
 2. the deterministic filters (LFS, CFS, FCBF) on the same outer folds (same seed, same
    scaling), with 1-NN test accuracy, cached in ``<out>/<dataset>/filters.json``;
-3. ``benchmarks/seed001.md``: per dataset, every method beside the paper's Tables 3-6.
+3. with ``--extras``, the study ``srbct-extras.toml`` (AMSO with the paper's inertia schedule,
+   VLPSO) on the same folds;
+4. ``benchmarks/seed001.md``: per dataset, every method beside the paper's Tables 3-6.
 
-Run: ``python benchmarks/seed001.py --out /tmp/seed001 [--jobs 2]`` (the studies take the
-longest; a stopped run resumes). ``--report-only`` writes the Markdown from what is stored.
+Run: ``python benchmarks/seed001.py --out /tmp/seed001 [--jobs 2] [--extras]`` (the studies
+take the longest; a stopped run resumes). ``--report-only`` writes the Markdown from what is
+stored.
 """
 
 import argparse
@@ -54,9 +57,9 @@ PAPER = {
 }
 
 
-def run_studies(out, jobs):
-    """Run (or resume) the three studies with the command line."""
-    for name in DATASETS:
+def run_studies(out, jobs, names=DATASETS):
+    """Run (or resume) studies with the command line."""
+    for name in names:
         spec = HERE / "seed001" / f"{name}.toml"
         command = ["pymoo-fs", "study", str(spec), "--out", str(Path(out) / name), "--jobs",
                    str(jobs)]
@@ -94,7 +97,25 @@ def run_filters(out):
 
 def _rows(out, name):
     """Per method: per-(run, fold) test accuracies, sizes and seconds."""
-    results = load_results(Path(out) / name)
+    rows = _study_rows(Path(out) / name, name)
+    extras = Path(out) / f"{name}-extras"
+    if (extras / "study.json").exists():
+        rows.update({k: v for k, v in _study_rows(extras, name).items() if k != "Full"})
+    path = Path(out) / name / "filters.json"
+    if path.exists():
+        done = json.loads(path.read_text())
+        for label in FILTERS:
+            items = {int(k.split("/")[1]): v for k, v in done.items()
+                     if k.startswith(label + "/")}
+            if items:
+                rows[label] = {"acc": {(0, f): v["accuracy"] for f, v in items.items()},
+                               "size": [v["size"] for v in items.values()],
+                               "seconds": [v["seconds"] for v in items.values()], "runs": 1}
+    return rows
+
+
+def _study_rows(directory, name):
+    results = load_results(directory)
     rows = {}
     folds = sorted({f for (d, f) in results.references if d == name})
     rows["Full"] = {"acc": {(0, f): results.references[(name, f)]["score_test"] for f in folds},
@@ -108,17 +129,7 @@ def _rows(out, name):
                            "seconds": [r["seconds"] for r in runs],
                            "runs": len({r["run"] for r in runs}),
                            "n_eval": [r["n_eval"] for r in runs]}
-    path = Path(out) / name / "filters.json"
-    if path.exists():
-        done = json.loads(path.read_text())
-        for label in FILTERS:
-            items = {int(k.split("/")[1]): v for k, v in done.items()
-                     if k.startswith(label + "/")}
-            if items:
-                rows[label] = {"acc": {(0, f): v["accuracy"] for f, v in items.items()},
-                               "size": [v["size"] for v in items.values()],
-                               "seconds": [v["seconds"] for v in items.values()], "runs": 1}
-    return rows, results
+    return rows
 
 
 def _per_run(acc):
@@ -143,8 +154,9 @@ def write_report(out, command):
              "subswarms, beta 7, c 1.49445, theta 0.6, local search of 100 tries on the code's "
              "schedule) with w = 0.9 throughout, as the authors' code runs it (its integer "
              "division; the paper's Table 2 says 0.9 -> 0.4, the row AMSO-w-linear, srbct "
-             "only). PSO: seed 001's baseline (swarm D/20, w 0.9, c 1.49445, vmax 0.6, "
-             "better-or-fewer personal bests). VLPSO: 12 divisions, FIT-B (srbct only). 100 "
+             "only, `srbct-extras.toml`). PSO: seed 001's baseline (swarm D/20, w 0.9, c "
+             "1.49445, vmax 0.6, better-or-fewer personal bests). VLPSO: 12 divisions, FIT-B "
+             "(srbct only, `srbct-extras.toml`). 100 "
              "iterations (`n_gen = 101`). CSO (Gu et al.'s code in the paper) is not "
              "implemented here: its row shows the paper only.",
              "- Accuracy: per run, the mean test accuracy over the 10 folds (%); Best and "
@@ -158,7 +170,7 @@ def write_report(out, command):
     for name in DATASETS:
         if not (Path(out) / name / "study.json").exists():
             continue
-        rows, results = _rows(out, name)
+        rows = _rows(out, name)
         amso = list(rows.get("AMSO", {}).get("acc", {}).values())
         lines += [f"## {name}", "",
                   "| method | runs x folds | time per run | size | best % | mean ± std % | S "
@@ -204,11 +216,15 @@ def main(argv=None):
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--report-only", action="store_true")
     parser.add_argument("--skip-filters", action="store_true")
+    parser.add_argument("--extras", action="store_true",
+                        help="also run srbct-extras.toml (AMSO-w-linear, VLPSO)")
     args = parser.parse_args(argv)
     if not args.report_only:
         run_studies(args.out, args.jobs)
         if not args.skip_filters:
             run_filters(args.out)
+        if args.extras:
+            run_studies(args.out, args.jobs, ("srbct-extras",))
     write_report(args.out, "python benchmarks/seed001.py " + " ".join(argv or sys.argv[1:]))
 
 

@@ -308,7 +308,8 @@ def test_su_ranking_needs_training_data():
 
 
 @pytest.mark.parametrize("key, value", [
-    ("pop_size", 0), ("pop_size", "paper"), ("n_subswarms", 0), ("stagnation", 0),
+    ("pop_size", 0), ("pop_size", 1), ("pop_size", "paper"), ("n_subswarms", 0),
+    ("stagnation", 0),
     ("inertia", "cubic"), ("w", -1.0), ("c", "1"), ("vmax", 0.0), ("threshold", 1.5),
     ("ls_schedule", "sometimes"), ("ls_iterations", 0), ("flip_fraction", 1.5),
     ("ls_redraws", 0), ("ranking", "random")])

@@ -62,8 +62,8 @@ class AMSO(VariableLengthSwarm):
     Parameters
     ----------
     pop_size : int or "auto", default="auto"
-        Particles: ``"auto"`` is ``D // 20``, at most 300, and 30 when that is <= 100 [S001
-        Tab. 2; P: ``DynPSO``]. The swarm holds ``M * (pop_size // M)`` of them.
+        Particles (at least 2): ``"auto"`` is ``D // 20``, at most 300, and 30 when that is
+        <= 100 [S001 Tab. 2; P: ``DynPSO``]. The swarm holds ``M * (pop_size // M)`` of them.
     n_subswarms : int, default=13
         ``M`` [S001 §4, tuned on Brain1]; with fewer than ``2 M`` particles, ``pop_size // 2``
         subswarms of pairs are used [A].
@@ -165,6 +165,9 @@ class AMSO(VariableLengthSwarm):
                  flip_fraction=0.25, ls_redraws=10, stale_pbest_fitness=False, ranking="su",
                  **kwargs):
         n_subswarms = check_positive_int("n_subswarms", n_subswarms)
+        if pop_size != "auto" and check_positive_int("pop_size", pop_size) < 2:
+            raise ValueError(f"pop_size must be at least 2 (AMSO moves the losers of pairs), "
+                             f"got {pop_size!r}")
         super().__init__(pop_size, n_subswarms, stagnation, w, w_end, inertia, c, vmax,
                          threshold, inclusive_threshold, ranking, **kwargs)
         self.ls_schedule = check_choice("ls_schedule", ls_schedule, ("code", "always", "never"))
