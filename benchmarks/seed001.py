@@ -71,6 +71,7 @@ def run_filters(out):
     """LFS, CFS and FCBF on every outer fold of each study (cached in filters.json)."""
     for name in DATASETS:
         path = Path(out) / name / "filters.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
         done = json.loads(path.read_text()) if path.exists() else {}
         spec = load_study(HERE / "seed001" / f"{name}.toml", validate=False)
         data = load_dataset_cached(name, spec.data_dir)
