@@ -3,9 +3,11 @@
 Layout: the ground every algorithm stands on is :mod:`~pymoo_fs.algorithms.base`
 (:class:`FeatureSelectionAlgorithm`, :class:`SwarmAlgorithm`, :class:`ParticleSwarm`), with the
 pure update steps in :mod:`~pymoo_fs.algorithms.swarm` and the Pareto-archive rules in
-:mod:`~pymoo_fs.algorithms.archive`; each algorithm is one module in
-:mod:`~pymoo_fs.algorithms.soo` (single-objective) or :mod:`~pymoo_fs.algorithms.moo`
-(multi-objective); :mod:`~pymoo_fs.algorithms.registry` finds them by name.
+:mod:`~pymoo_fs.algorithms.archive`, and what the variable-length swarms over SU-ranked
+features (AMSO, VLPSO) share in :mod:`~pymoo_fs.algorithms.varlen`; each algorithm is one
+module in :mod:`~pymoo_fs.algorithms.soo` (single-objective) or
+:mod:`~pymoo_fs.algorithms.moo` (multi-objective); :mod:`~pymoo_fs.algorithms.registry` finds
+them by name.
 
 Each algorithm owns its encoding (continuous positions with a threshold, bits, ...) and decodes
 it to boolean masks, never an empty one, before evaluation, so every result is a set of masks.
