@@ -3,9 +3,11 @@
 Layout: the ground every algorithm stands on is :mod:`~pymoo_fs.algorithms.base`
 (:class:`FeatureSelectionAlgorithm`, :class:`SwarmAlgorithm`, :class:`ParticleSwarm`), with the
 pure update steps in :mod:`~pymoo_fs.algorithms.swarm` and the Pareto-archive rules in
-:mod:`~pymoo_fs.algorithms.archive`; each algorithm is one module in
-:mod:`~pymoo_fs.algorithms.soo` (single-objective) or :mod:`~pymoo_fs.algorithms.moo`
-(multi-objective); :mod:`~pymoo_fs.algorithms.registry` finds them by name.
+:mod:`~pymoo_fs.algorithms.archive`, and what the variable-length swarms over SU-ranked
+features (AMSO, VLPSO) share in :mod:`~pymoo_fs.algorithms.varlen`; each algorithm is one
+module in :mod:`~pymoo_fs.algorithms.soo` (single-objective) or
+:mod:`~pymoo_fs.algorithms.moo` (multi-objective); :mod:`~pymoo_fs.algorithms.registry` finds
+them by name.
 
 Each algorithm owns its encoding (continuous positions with a threshold, bits, ...) and decodes
 it to boolean masks, never an empty one, before evaluation, so every result is a set of masks.
@@ -15,10 +17,11 @@ from pymoo_fs.algorithms.base import FeatureSelectionAlgorithm, ParticleSwarm, S
 from pymoo_fs.algorithms.moo import (CMDPSOFS, ISRPSO, MOPSO, PAES, configure_nsga2,
                                      configure_paes, configure_spea2)
 from pymoo_fs.algorithms.registry import algorithm_names, make_algorithm
-from pymoo_fs.algorithms.soo import (BPSO, CSO, FSIPSO, PSO, PSO42, SBPSO, SBS, SFS, UBPSO,
-                                     SequentialSelection)
+from pymoo_fs.algorithms.soo import (AMSO, BPSO, CSO, FSIPSO, PSO, PSO42, SBPSO, SBS, SFS, UBPSO,
+                                     VLPSO, SequentialSelection)
 
 __all__ = [
+    "AMSO",
     "BPSO",
     "CMDPSOFS",
     "CSO",
@@ -36,6 +39,7 @@ __all__ = [
     "SequentialSelection",
     "SwarmAlgorithm",
     "UBPSO",
+    "VLPSO",
     "algorithm_names",
     "configure_nsga2",
     "configure_paes",

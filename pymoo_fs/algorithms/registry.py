@@ -4,7 +4,8 @@ from functools import partial
 
 from pymoo_fs.algorithms.moo import (CMDPSOFS, ISRPSO, MOPSO, configure_nsga2, configure_paes,
                                      configure_spea2)
-from pymoo_fs.algorithms.soo import BPSO, CSO, FSIPSO, PSO, PSO42, SBPSO, SBS, SFS, UBPSO
+from pymoo_fs.algorithms.soo import (AMSO, BPSO, CSO, FSIPSO, PSO, PSO42, SBPSO, SBS, SFS, UBPSO,
+                                     VLPSO)
 
 
 def _without_population(cls, pop_size=None, **kwargs):
@@ -36,6 +37,9 @@ _REGISTRY = {
     "SBPSO": (SBPSO, 1),
     "SFS": (partial(_without_population, SFS), 1),
     "SBS": (partial(_without_population, SBS), 1),
+    # seed 001
+    "AMSO": (AMSO, 1),
+    "VLPSO": (VLPSO, 1),
 }
 _ALIASES = {"NSGA2": "NSGA-II", "NSGAII": "NSGA-II", "PSO(C)": "PSO", "PSO42": "PSO(4-2)",
             "PSO4-2": "PSO(4-2)", "CSO": "CSO(C)"}

@@ -3,17 +3,21 @@
 :class:`Evaluator` is the contract every evaluator fulfils (``score``, ``score_flips``,
 ``holdout_score``, the cache and its counters). :class:`KNNEvaluator` is the compiled, exact
 fast path for KNN; :class:`EstimatorEvaluator` scores with any scikit-learn classifier;
-:func:`make_evaluator` chooses between them.
+:func:`make_evaluator` chooses between them. :class:`FitBEvaluator` scores seed 001's FIT-B
+(balanced 1-NN accuracy plus a class-distance term) with exact incremental distance matrices.
 """
 
 from pymoo_fs.evaluation.base import Evaluator
 from pymoo_fs.evaluation.estimator import EstimatorEvaluator, make_evaluator
+from pymoo_fs.evaluation.fitb import FitBEvaluator, block_folds
 from pymoo_fs.evaluation.knn import EvaluatorMemoryError, KNNEvaluator
 
 __all__ = [
     "Evaluator",
     "EstimatorEvaluator",
     "EvaluatorMemoryError",
+    "FitBEvaluator",
     "KNNEvaluator",
+    "block_folds",
     "make_evaluator",
 ]

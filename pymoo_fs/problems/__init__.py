@@ -11,12 +11,14 @@ from pymoo_fs.problems.feature_selection import (
     as_masks,
     flip_masks,
 )
+from pymoo_fs.problems.fitb import FitBFeatureSelection
 from pymoo_fs.problems.repair import NonEmptyRepair, repair_empty
 from pymoo_fs.problems.repeated_cv import RepeatedCrossValidation, RepeatedCVFeatureSelection
 
 __all__ = [
     "BiObjectiveFeatureSelection",
     "FeatureSelectionProblem",
+    "FitBFeatureSelection",
     "NonEmptyRepair",
     "RepeatedCVFeatureSelection",
     "RepeatedCrossValidation",

@@ -8,6 +8,7 @@ from pymoo.core.problem import Problem
 from pymoo_fs._validation import check_unit_interval
 from pymoo_fs.evaluation import make_evaluator
 from pymoo_fs.evaluation.estimator import ESTIMATOR_OPTIONS, KNN_OPTIONS
+from pymoo_fs.filters import SymmetricUncertainty
 
 __all__ = ["BiObjectiveFeatureSelection", "FeatureSelectionProblem", "WeightedFeatureSelection",
            "as_masks", "flip_masks"]
@@ -235,6 +236,45 @@ class FeatureSelectionProblem(Problem):
         masks = as_masks(masks, self.n_var)
         _refuse_empty(masks)
         return self.objectives(self.evaluator.holdout_score(masks, X_test, y_test), masks)
+
+    def symmetric_uncertainty(self):
+        """Symmetric uncertainty of the training features, computed once and cached.
+
+        The relevance measure of AMSO and VLPSO (their SU ranking) and of AMSO's local search:
+        SU of each feature with the class and between features, on the evaluator's training
+        data discretised by the MDL criterion (Weka's better encoding, spec §1.4). The
+        training data never leave the problem; algorithms call this method instead of
+        reaching into the evaluator.
+
+        Returns
+        -------
+        su : pymoo_fs.filters.SymmetricUncertainty
+            ``su.relevance`` (n_features,) is SU with the class, ``su.ranking()`` the features
+            by decreasing relevance, ``su.between(f, others)`` SU between features.
+
+        Raises
+        ------
+        ValueError
+            If the evaluator does not hold its training data (``X`` and ``y`` attributes, as
+            every evaluator of :mod:`pymoo_fs.evaluation` does).
+
+        Examples
+        --------
+        >>> from pymoo_fs.datasets import load_dataset
+        >>> from pymoo_fs.problems import WeightedFeatureSelection
+        >>> data = load_dataset("sonar")
+        >>> problem = WeightedFeatureSelection.from_data(data.X, data.y, cv=5)
+        >>> problem.symmetric_uncertainty().ranking()[:3].tolist()
+        [10, 11, 8]
+        """
+        su = getattr(self, "_symmetric_uncertainty", None)
+        if su is None:
+            X, y = getattr(self.evaluator, "X", None), getattr(self.evaluator, "y", None)
+            if X is None or y is None:
+                raise ValueError(f"symmetric uncertainty needs the training data: "
+                                 f"{type(self.evaluator).__name__} holds no X and y")
+            su = self._symmetric_uncertainty = SymmetricUncertainty(X, y)
+        return su
 
     def objectives(self, scores, masks):
         """Objective vectors from the evaluator's scores of ``masks``.

@@ -6,9 +6,9 @@ from sklearn.preprocessing import MinMaxScaler
 
 from pymoo_fs.datasets import holdout_indices, load_dataset
 
-from pymoo_fs.evaluation import KNNEvaluator
-from pymoo_fs.problems import (BiObjectiveFeatureSelection, RepeatedCVFeatureSelection,
-                               WeightedFeatureSelection)
+from pymoo_fs.evaluation import FitBEvaluator, KNNEvaluator
+from pymoo_fs.problems import (BiObjectiveFeatureSelection, FitBFeatureSelection,
+                               RepeatedCVFeatureSelection, WeightedFeatureSelection)
 from pymoo_fs.problems.repeated_cv import repetition_seeds
 from pymoo_fs.seeds import run_seed
 
@@ -107,9 +107,20 @@ def make_problem(protocol, X_train, y_train, X_test, y_test, seed, dataset, fold
         :class:`~pymoo_fs.evaluation.KNNEvaluator` with the protocol's k, inner CV and
         scoring, with the test part attached; with ``inner_repetitions > 1``, a
         :class:`~pymoo_fs.problems.RepeatedCVFeatureSelection` on that many evaluators, the
-        first with the same folds.
+        first with the same folds; for ``objective="fitb"``,
+        :class:`~pymoo_fs.problems.FitBFeatureSelection` on a
+        :class:`~pymoo_fs.evaluation.FitBEvaluator` (``mu = alpha``, ``inner_cv`` blocks,
+        the protocol's scoring for the test part), whose SU ranking (and the SU between its
+        relevant features) is computed here, on this training part alone: as in seed 001,
+        the ranking precedes the timed search.
     """
     folds_seed = run_seed(seed, "inner folds", dataset, fold)
+    if protocol.objective == "fitb":
+        evaluator = FitBEvaluator(X_train, y_train, mu=protocol.alpha, n_folds=protocol.inner_cv,
+                                  random_state=folds_seed, test_scoring=protocol.scoring)
+        problem = FitBFeatureSelection(evaluator, X_test=X_test, y_test=y_test)
+        problem.symmetric_uncertainty().redundant([])
+        return problem
     if protocol.inner_repetitions > 1:
         evaluators = [KNNEvaluator(X_train, y_train, n_neighbors=protocol.n_neighbors,
                                    cv=protocol.inner_cv, scoring=protocol.scoring,

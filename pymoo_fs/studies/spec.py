@@ -151,11 +151,16 @@ class Protocol:
     inner_cv : int or "loo"
         Inner cross-validation of the training part.
     scoring : {"accuracy", "balanced_accuracy"}
-        Score of the inner estimate and of the test set.
-    objective : {"pareto", "weighted"}
-        Bi-objective (error, selection ratio) or the weighted single objective.
+        Score of the inner estimate and of the test set (with ``objective="fitb"``, of the test
+        set only: FIT-B's inner estimate is balanced by definition).
+    objective : {"pareto", "weighted", "fitb"}
+        Bi-objective (error, selection ratio), the weighted single objective, or seed 001's
+        FIT-B (:class:`~pymoo_fs.problems.FitBFeatureSelection`: balanced 1-NN accuracy over
+        ``inner_cv`` contiguous-block folds plus the class-distance term; needs
+        ``n_neighbors=1`` and an int ``inner_cv``).
     alpha : float
-        Weight of the error in the weighted objective.
+        Weight of the error in the weighted objective; with ``objective="fitb"``, FIT-B's
+        weight ``mu`` of the balanced accuracy.
     statistic : {"ranksum", "signedrank"}
         Test of the comparison against the reference algorithm: Wilcoxon rank-sum (seeds 000-002)
         or signed-rank (seed 004, paired by fold).
@@ -173,15 +178,17 @@ class Protocol:
     preset    split and scaling                           inner estimate          objective
     ========  ==========================================  ======================  ==========
     S000      hold-out 70/30, [-1, 1] on the whole data   KNN-5, 5-fold           weighted 0.9
-    S001      outer 10-fold CV, [0, 1] fitted per fold    1-NN, 10-fold, bal.acc  weighted 1.0
+    S001      outer 10-fold CV, [0, 1] fitted per fold    1-NN, 10-fold, FIT-B    fitb 0.8
     S002      hold-out 2/3 - 1/3, [0, 1] on training      1-NN, 10-fold           weighted 1.0
     S003      hold-out 70/30, [0, 1] on training          KNN-5, 10-fold          pareto
     S004      outer 10-fold CV, [0, 1] fitted per fold    KNN-5, leave-one-out    weighted 1.0
     ========  ==========================================  ======================  ==========
 
-    [A] S001's FIT-B (balanced accuracy plus a distance term) and S004's FIT-E (accuracy, ties
-    to fewer features) are approximated by their accuracy terms until their problems exist;
-    any field can be overridden in the spec (``[protocol] preset = "S001"`` plus keys).
+    S001 is seed 001's protocol: FIT-B on each outer training fold (its folds, scaling and SU
+    ranking computed on that fold alone) and the test accuracy of 1-NN on the held-out fold.
+    [A] S004's FIT-E (accuracy, ties to fewer features) is approximated by its accuracy term
+    until its problem exists; any field can be overridden in the spec
+    (``[protocol] preset = "S001"`` plus keys).
     """
 
     name: str = "custom"
@@ -201,7 +208,7 @@ class Protocol:
         _choice("split", self.split, ("holdout", "outer_cv"))
         _choice("scaling", self.scaling, ("minmax", "symmetric_whole", "none"))
         _choice("scoring", self.scoring, ("accuracy", "balanced_accuracy"))
-        _choice("objective", self.objective, ("pareto", "weighted"))
+        _choice("objective", self.objective, ("pareto", "weighted", "fitb"))
         _choice("statistic", self.statistic, ("ranksum", "signedrank"))
         if not _is_real(self.test_size) or not 0 < self.test_size < 1:
             raise ValueError(f"test_size must be a float strictly between 0 and 1, got "
@@ -219,6 +226,10 @@ class Protocol:
                              f"{self.inner_repetitions!r}")
         if self.inner_repetitions > 1 and self.objective != "weighted":
             raise ValueError("inner_repetitions > 1 needs the weighted objective")
+        if self.objective == "fitb" and (self.n_neighbors != 1 or not _is_int(self.inner_cv)):
+            raise ValueError(f"objective 'fitb' is 1-NN over int inner_cv blocks: needs "
+                             f"n_neighbors=1 and an int inner_cv, got {self.n_neighbors!r} and "
+                             f"{self.inner_cv!r}")
 
     @property
     def n_objectives(self):
@@ -243,8 +254,8 @@ class Protocol:
 PRESETS = {
     "S000": Protocol("S000", "holdout", 0.3, 10, "symmetric_whole", 5, 5, "accuracy",
                      "weighted", 0.9, "ranksum"),
-    "S001": Protocol("S001", "outer_cv", 0.3, 10, "minmax", 1, 10, "balanced_accuracy",
-                     "weighted", 1.0, "ranksum"),
+    "S001": Protocol("S001", "outer_cv", 0.3, 10, "minmax", 1, 10, "accuracy", "fitb", 0.8,
+                     "ranksum"),
     "S002": Protocol("S002", "holdout", 1 / 3, 10, "minmax", 1, 10, "accuracy", "weighted",
                      1.0, "ranksum"),
     "S003": Protocol("S003", "holdout", 0.3, 10, "minmax", 5, 10, "accuracy", "pareto", 0.9,

@@ -1,5 +1,6 @@
 """Single-objective feature-selection algorithms (one module each)."""
 
+from pymoo_fs.algorithms.soo.amso import AMSO
 from pymoo_fs.algorithms.soo.bpso import BPSO
 from pymoo_fs.algorithms.soo.cso import CSO
 from pymoo_fs.algorithms.soo.fsipso import FSIPSO
@@ -8,6 +9,7 @@ from pymoo_fs.algorithms.soo.pso42 import PSO42
 from pymoo_fs.algorithms.soo.sbpso import SBPSO
 from pymoo_fs.algorithms.soo.sequential import SBS, SFS, SequentialSelection
 from pymoo_fs.algorithms.soo.ubpso import UBPSO
+from pymoo_fs.algorithms.soo.vlpso import VLPSO
 
-__all__ = ["BPSO", "CSO", "FSIPSO", "PSO", "PSO42", "SBPSO", "SBS", "SFS", "SequentialSelection",
-           "UBPSO"]
+__all__ = ["AMSO", "BPSO", "CSO", "FSIPSO", "PSO", "PSO42", "SBPSO", "SBS", "SFS",
+           "SequentialSelection", "UBPSO", "VLPSO"]

@@ -1,0 +1,184 @@
+"""Compiled kernels of the FIT-B evaluator (numba, serial, cached on disk).
+
+All distances are integer Manhattan (L1) sums of the quantised data, so a matrix updated
+column by column equals the matrix computed from scratch exactly, whatever the order of the
+updates. :mod:`pymoo_fs.evaluation._fitb_reference` states in plain numpy what they compute.
+
+- :func:`update_matrix`: turn the matrix of one mask into the matrix of another, adding or
+  subtracting the L1 contributions of the columns where they differ (whole rows: contiguous
+  loops vectorise, which measured faster than updating one triangle and mirroring it);
+- :func:`fitb_flip_stats`: per instance, the 1-NN prediction across folds, the distance to
+  the nearest instance of another class and to the farthest of the same class, for a matrix
+  or that matrix with one column added or removed (without materialising it);
+- :func:`summary`: the sums FIT-B needs from those statistics; :func:`evaluate` both at once;
+- :func:`rebuild`: a stored matrix from another one (or from zeros);
+- :func:`nearest_key`: the stored mask closest in Hamming distance to a mask.
+"""
+
+import numba as nb
+import numpy as np
+
+_INT64_MAX = np.iinfo(np.int64).max
+
+
+@nb.njit(cache=True)
+def update_matrix(M, q_t, old_mask, new_mask):
+    """Turn the L1 matrix of ``old_mask`` into that of ``new_mask`` in place.
+
+    Returns
+    -------
+    n_columns : int
+        Columns added or removed.
+    """
+    n = M.shape[0]
+    changed = 0
+    for f in range(old_mask.size):
+        if old_mask[f] == new_mask[f]:
+            continue
+        s = 1 if new_mask[f] else -1
+        q = q_t[f]
+        for i in range(n):
+            qi = q[i]
+            row = M[i]
+            for j in range(n):
+                row[j] += s * abs(qi - q[j])
+        changed += 1
+    return changed
+
+
+@nb.njit(cache=True)
+def rebuild(matrices, slot, base, q_t, base_mask, mask):
+    """Matrix ``slot`` := matrix ``base`` (zeros if ``base < 0``) turned into that of ``mask``.
+
+    Returns
+    -------
+    n_columns : int
+        Columns added or removed.
+    """
+    M = matrices[slot]
+    if base < 0:
+        M[:, :] = 0
+    elif base != slot:
+        M[:, :] = matrices[base]
+    return update_matrix(M, q_t, base_mask, mask)
+
+
+@nb.njit(cache=True)
+def evaluate(M, q, sign, y, fold, n_classes):
+    """Predictions, correct predictions per class and the exact distance sums of one subset.
+
+    :func:`fitb_flip_stats` followed by :func:`summary` in one call.
+    """
+    pred, nearest_other, farthest_same = fitb_flip_stats(M, q, sign, y, fold)
+    correct, total_other, total_same = summary(pred, nearest_other, farthest_same, y,
+                                               n_classes)
+    return pred, correct, total_other, total_same
+
+
+@nb.njit(cache=True)
+def summary(pred, nearest_other, farthest_same, y, n_classes):
+    """Correct predictions per class and the int64 sums of the two distances (exact)."""
+    correct = np.zeros(n_classes, dtype=np.int64)
+    total_other = 0
+    total_same = 0
+    for i in range(y.size):
+        if pred[i] == y[i]:
+            correct[y[i]] += 1
+        total_other += nearest_other[i]
+        total_same += farthest_same[i]
+    return correct, total_other, total_same
+
+
+@nb.njit(cache=True)
+def fitb_flip_stats(M, q, sign, y, fold):
+    """1-NN predictions across folds and the between/within distances of each instance.
+
+    For the L1 matrix ``M + sign * |q[i] - q[j]|``: ``M`` itself with ``sign = 0``, one feature
+    (column ``q``) added with ``sign = 1`` or removed with ``sign = -1``, without
+    materialising the new matrix.
+
+    Parameters
+    ----------
+    M : int64 (n, n)
+        L1 matrix of a feature subset.
+    q : int64 (n,)
+        The flipped feature's quantised column (ignored when ``sign = 0``).
+    sign : int
+    y : int64 (n,)
+        Class codes.
+    fold : int64 (n,)
+        Inner fold of each instance; an instance's candidate neighbours are the instances of
+        the other folds.
+
+    Returns
+    -------
+    pred : int64 (n,)
+        Class of the nearest candidate; equal distances go to the lowest index.
+    nearest_other : int64 (n,)
+        Distance to the nearest instance of another class (int64 max if none).
+    farthest_same : int64 (n,)
+        Distance to the farthest other instance of the same class (0 if none).
+    """
+    n = M.shape[0]
+    pred = np.empty(n, dtype=np.int64)
+    nearest_other = np.empty(n, dtype=np.int64)
+    farthest_same = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        row = M[i]
+        qi = q[i]
+        best, who = _INT64_MAX, -1
+        low, high = _INT64_MAX, 0
+        for j in range(n):
+            if j == i:
+                continue
+            d = row[j] + sign * abs(qi - q[j]) if sign != 0 else row[j]
+            if y[j] == y[i]:
+                if d > high:
+                    high = d
+            elif d < low:
+                low = d
+            if fold[j] != fold[i] and d < best:
+                best, who = d, j
+        pred[i] = y[who]
+        nearest_other[i] = low
+        farthest_same[i] = high
+    return pred, nearest_other, farthest_same
+
+
+@nb.njit(cache=True, inline="always")
+def _popcount(x):
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2))
+                                               & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+
+
+@nb.njit(cache=True)
+def nearest_key(keys, n_keys, key, start):
+    """Index and Hamming distance of the stored key closest to ``key`` (-1 if none).
+
+    Parameters
+    ----------
+    keys : uint64 (K, W)
+        Packed masks; the first ``n_keys`` rows are in use.
+    n_keys : int
+    key : uint64 (W,)
+    start : int
+        Row scanned first (the most recently used): a close first match lets the scan of
+        every other row stop after a word or two. Ties go to the first row scanned.
+    """
+    best, who = np.int64(_INT64_MAX), -1
+    for t in range(n_keys):
+        k = (start + t) % n_keys
+        d = np.int64(0)
+        row = keys[k]
+        for w in range(key.size):
+            d += np.int64(_popcount(row[w] ^ key[w]))
+            if d >= best:
+                break
+        if d < best:
+            best, who = d, k
+            if d == 0:
+                break
+    return who, best
