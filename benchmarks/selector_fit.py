@@ -41,5 +41,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--n-jobs", type=int, default=None)
+    parser.add_argument("--algorithm", default=None, help="a registry name (default: the "
+                        "selector's default)")
     args = parser.parse_args()
-    main(repeats=args.repeats, n_jobs=args.n_jobs)
+    main(repeats=args.repeats, n_jobs=args.n_jobs, algorithm=args.algorithm)

@@ -1,7 +1,7 @@
 """Swarm feature selection inside a scikit-learn Pipeline, tuned by GridSearchCV, on Sonar.
 
 The selector searches feature subsets of the training folds (KNN-5 error under inner 5-fold
-cross-validation against the number of features, CMDPSOFS), picks one subset from the Pareto
+cross-validation against the number of features, ISRPSO), picks one subset from the Pareto
 front, and the pipeline's KNN is trained on it. GridSearchCV chooses the picking rule by the
 outer cross-validated accuracy; the selected subset is then scored on a held-out test set.
 

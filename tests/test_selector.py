@@ -14,7 +14,7 @@ from sklearn.preprocessing import MinMaxScaler
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from pymoo_fs.algorithms import CMDPSOFS
+from pymoo_fs.algorithms import CMDPSOFS, ISRPSO
 from pymoo_fs.analysis import choose_from_front, hypervolume
 from pymoo_fs.datasets import load_dataset
 from pymoo_fs.problems import BiObjectiveFeatureSelection
@@ -34,7 +34,8 @@ def sonar():
 @pytest.fixture(scope="module")
 def fitted(sonar):
     X, y = sonar
-    return SwarmFeatureSelector(n_gen=8, pop_size=12, random_state=3).fit(X, y)
+    return SwarmFeatureSelector(algorithm="CMDPSOFS", n_gen=8, pop_size=12,
+                                random_state=3).fit(X, y)
 
 
 # ---------------------------------------------------------------------- scikit-learn's checks
@@ -105,7 +106,8 @@ def test_random_state_instances_and_none(sonar):
 def test_front_is_cmdpsofs_archive_with_documented_seeds(sonar):
     X, y = sonar
     seed, D = 5, X.shape[1]
-    sel = SwarmFeatureSelector(n_gen=5, pop_size=10, cv=4, random_state=seed).fit(X, y)
+    sel = SwarmFeatureSelector(algorithm="CMDPSOFS", n_gen=5, pop_size=10, cv=4,
+                               random_state=seed).fit(X, y)
     folds = StratifiedKFold(4, shuffle=True, random_state=run_seed(seed, "cv"))
     problem = BiObjectiveFeatureSelection.from_data(X, y, cv=folds)
     res = minimize(problem, CMDPSOFS(pop_size=10), ("n_gen", 5), seed=run_seed(seed, "search"))
@@ -113,6 +115,20 @@ def test_front_is_cmdpsofs_archive_with_documented_seeds(sonar):
     np.testing.assert_array_equal(sel.pareto_front_["masks"], res.X[order])
     np.testing.assert_array_equal(sel.pareto_front_["error"], res.F[order, 0])
     np.testing.assert_array_equal(sel.pareto_front_["n_features"] / D, res.F[order, 1])
+
+
+def test_default_is_isrpso_and_its_front_covers_the_archive(sonar):
+    X, y = sonar
+    seed, D = 5, X.shape[1]
+    sel = SwarmFeatureSelector(n_gen=6, pop_size=10, cv=4, random_state=seed).fit(X, y)
+    assert sel.algorithm_name_ == "ISRPSO"
+    folds = StratifiedKFold(4, shuffle=True, random_state=run_seed(seed, "cv"))
+    problem = BiObjectiveFeatureSelection.from_data(X, y, cv=folds)
+    res = minimize(problem, ISRPSO(pop_size=10), ("n_gen", 6), seed=run_seed(seed, "search"))
+    assert sel.n_evaluations_ == res.algorithm.evaluator.n_eval > 10 * 6  # local search ran
+    front = np.column_stack([sel.pareto_front_["error"], sel.pareto_front_["n_features"] / D])
+    for f in res.F:  # every archive member is on the selector's front or dominated by it
+        assert np.any(np.all(front <= f, axis=1))
 
 
 # ---------------------------------------------------------------------- the front and its choice
@@ -167,6 +183,11 @@ def test_rules_on_a_hand_made_front():
 def test_rules_break_ties_as_documented():
     # two subsets with the lowest error: min_error takes the smaller
     assert choose_from_front([0.2, 0.1, 0.1], [1, 5, 3], "min_error") == 2
+    # errors a few ulp apart (means of equal mistake counts over different folds) tie too
+    low = float.fromhex("0x1.1a7b9611a7b94p-3")
+    high = float.fromhex("0x1.1a7b9611a7b98p-3")
+    assert choose_from_front([0.2, high, low], [1, 10, 11], "min_error") == 1
+    assert choose_from_front([0.2, 0.1 + 1e-9, 0.1], [1, 10, 11], "min_error") == 2
     # within_tol: equal sizes inside the tolerance, the lower error wins
     assert choose_from_front([0.11, 0.105, 0.1], [3, 3, 9], "within_tol", tol=0.02) == 1
     # a budget: equal errors within it, the smaller wins

@@ -123,7 +123,7 @@ class ParetoFrontDisplay:
         >>> selector = SwarmFeatureSelector(n_gen=5, pop_size=10, random_state=0)
         >>> display = ParetoFrontDisplay.from_estimator(selector.fit(data.X, data.y))
         >>> display.ax_.get_legend_handles_labels()[1]
-        ['SwarmFeatureSelector (CMDPSOFS)', 'chosen (within_tol): ... features, error 0...',
+        ['SwarmFeatureSelector (ISRPSO)', 'chosen (within_tol): ... features, error 0...',
          'all 60 features: error 0...']
         """
         check_is_fitted(estimator, ["pareto_front_", "chosen_index_"])

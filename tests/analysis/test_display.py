@@ -34,7 +34,7 @@ def test_from_estimator_draws_front_chosen_subset_and_all_features(selector, tmp
     assert display.chosen_.get_xydata().tolist() == [[front["n_features"][i], front["error"][i]]]
     assert display.all_features_.get_ydata()[0] == selector.all_features_error_
     labels = display.ax_.get_legend_handles_labels()[1]
-    assert labels[0] == "SwarmFeatureSelector (CMDPSOFS)"
+    assert labels[0] == "SwarmFeatureSelector (ISRPSO)"
     assert labels[1] == (f"chosen (min_error): {front['n_features'][i]} features, "
                          f"error {front['error'][i]:.3f}")
     assert labels[2] == f"all 60 features: error {selector.all_features_error_:.3f}"
