@@ -95,6 +95,7 @@ def _assert_interrupted(status, stdout, stderr):
     assert stdout == ""
 
 
+@pytest.mark.slow  # compiles every kernel into a fresh cache (about a minute of CPU)
 def test_ctrl_c_during_compilation_exits_130_and_the_notice_shows_once(tmp_path):
     # a fresh numba cache forces the first compilation, which the command announces
     env = {"NUMBA_CACHE_DIR": str(tmp_path / "numba-cache")}

@@ -488,7 +488,10 @@ def _as_float_matrix(X, name):
         X = X.astype(np.float64)
     if not np.issubdtype(X.dtype, np.number) or np.issubdtype(X.dtype, np.complexfloating):
         raise ValueError(f"{name} must be numeric, got dtype {X.dtype}")
-    return np.ascontiguousarray(X, dtype=np.float64)
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    # a read-only array (a joblib memmap under GridSearchCV(n_jobs=...)) would make numba
+    # compile a second, read-only specialisation of every kernel: copy it instead
+    return X if X.flags.writeable else X.copy()
 
 
 def _check_values(X, name):

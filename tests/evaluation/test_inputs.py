@@ -160,3 +160,16 @@ def test_real_dataset_with_a_four_member_class(shared_data_dir):
         masks = _masks(data.n_features, n=6, seed=cv)
         np.testing.assert_array_equal(ev.score(masks),
                                       _sklearn(data.X, data.y, masks, ev.folds, k=3))
+
+
+def test_a_read_only_array_is_copied_and_scored_like_a_writable_one(sonar):
+    # joblib hands GridSearchCV(n_jobs=...) workers read-only memmaps; numba would compile a
+    # read-only specialisation of every kernel for them (36 s), so the evaluator copies
+    X, y = sonar
+    frozen = X.copy()
+    frozen.flags.writeable = False
+    ev = KNNEvaluator(frozen, y, cv=5, random_state=0)
+    assert ev.X.flags.writeable and not frozen.flags.writeable
+    masks = np.random.default_rng(0).random((4, X.shape[1])) < 0.5
+    np.testing.assert_array_equal(ev.score(masks),
+                                  KNNEvaluator(X, y, cv=5, random_state=0).score(masks))
