@@ -129,10 +129,10 @@ class Evaluator(ABC):
             If ``masks`` has the wrong shape or values other than 0/1.
         """
         masks = self.check_masks(masks)
-        scores, todo = self._lookup(masks)
+        scores, todo, repeats = self._lookup(masks)
         if todo:
-            rows = np.array([masks[where[0]] for where in todo.values()])
-            self._store(scores, todo, self._compute(rows))
+            rows = masks[np.fromiter(todo.values(), dtype=np.int64, count=len(todo))]
+            self._store(scores, todo, repeats, self._compute(rows))
         return scores
 
     def score_flips(self, mask, features=None):
@@ -157,13 +157,16 @@ class Evaluator(ABC):
             If ``mask`` is not one boolean mask or a feature index is out of range.
         """
         mask, features = self._check_flips(mask, features)
-        flipped = np.repeat(mask[None, :], features.size, axis=0)
-        flipped[np.arange(features.size), features] ^= True
-        scores, todo = self._lookup(flipped)
+        # the flipped masks are never built: their cache keys are the base's packed bits with
+        # one bit toggled (D/8 bytes per flip instead of D), and the kernels flip on the fly
+        k = features.size
+        packed = np.repeat(np.packbits(mask)[None, :], k, axis=0)
+        packed[np.arange(k), features >> 3] ^= (128 >> (features & 7)).astype(np.uint8)
+        nonempty = ~(mask[features] & (np.count_nonzero(mask) == 1))
+        scores, todo, repeats = self._lookup_packed(packed, nonempty)
         if todo:
-            first = [where[0] for where in todo.values()]
-            values = self._compute_flips(mask, features[first], flipped[first])
-            self._store(scores, todo, values)
+            first = np.fromiter(todo.values(), dtype=np.int64, count=len(todo))
+            self._store(scores, todo, repeats, self._compute_flips(mask, features[first]))
         return scores
 
     def holdout_score(self, masks, X_test, y_test):
@@ -293,47 +296,65 @@ class Evaluator(ABC):
     def _lookup(self, masks):
         """Scores known without computation, and the unique masks still to compute.
 
-        Returns ``scores`` (n,) and an ordered dict {packed key: list of row indices}; counts
-        the hits and the evaluations to come.
+        Returns ``scores`` (n,), an ordered dict {packed key: first row index} of the masks
+        to compute, and ``repeats``, a list of (row, key) of later rows equal to one of them;
+        counts the hits and the evaluations to come.
         """
-        scores = np.zeros(masks.shape[0])
-        packed = np.packbits(masks, axis=1)
-        nonempty = masks.any(axis=1)
-        todo = {}
-        for i in range(masks.shape[0]):
-            if not nonempty[i]:
-                self.n_cache_hits += 1
+        return self._lookup_packed(np.packbits(masks, axis=1), masks.any(axis=1))
+
+    def _lookup_packed(self, packed, nonempty):
+        """:meth:`_lookup` of masks given as ``np.packbits(masks, axis=1)`` (n, ceil(D/8))
+        and ``masks.any(axis=1)`` (n,).
+
+        Allocates no container per row (ints and bytes only): with a list per row, the
+        garbage collector's full passes over a large process (numba, pymoo) cost 10x the
+        lookup itself on neighbourhoods of thousands of flips.
+        """
+        scores = np.zeros(packed.shape[0])
+        todo, repeats = {}, []
+        cache = self._cache
+        hits = 0
+        for i, alive in enumerate(nonempty.tolist()):
+            if not alive:
+                hits += 1
                 continue
             key = packed[i].tobytes()
             if key in todo:
-                todo[key].append(i)
-                self.n_cache_hits += 1
-            elif key in self._cache:
-                self._cache.move_to_end(key)
-                scores[i] = self._cache[key]
-                self.n_cache_hits += 1
+                repeats.append((i, key))
+                hits += 1
+            elif key in cache:
+                cache.move_to_end(key)
+                scores[i] = cache[key]
+                hits += 1
             else:
-                todo[key] = [i]
+                todo[key] = i
+        self.n_cache_hits += hits
         self.n_evaluations += len(todo)
-        return scores, todo
+        return scores, todo, repeats
 
-    def _store(self, scores, todo, values):
+    def _store(self, scores, todo, repeats, values):
         """Write computed ``values`` (one per key of ``todo``) into ``scores`` and the cache."""
-        for (key, where), value in zip(todo.items(), values):
-            scores[where] = value
+        computed = {}
+        for (key, i), value in zip(todo.items(), values):
+            scores[i] = value
+            if repeats:
+                computed[key] = value
             if self.cache_size:
                 self._cache[key] = value
                 if len(self._cache) > self.cache_size:
                     self._cache.popitem(last=False)
+        for i, key in repeats:
+            scores[i] = computed[key]
 
     # ------------------------------------------------------------------ to implement
     @abstractmethod
     def _compute(self, masks):
         """Scores (n,) of distinct, non-empty, uncached masks (n, D)."""
 
-    def _compute_flips(self, mask, features, flipped):
-        """Scores of ``flipped`` (k, D), the flips of ``mask`` at ``features`` (k,)."""
-        return self._compute(flipped)
+    def _compute_flips(self, mask, features):
+        """Scores (k,) of the flips of ``mask`` (D,) at distinct ``features`` (k,), none of
+        them empty or cached (:func:`flip_rows` builds the masks where needed)."""
+        return self._compute(flip_rows(mask, features))
 
     @abstractmethod
     def _holdout_scores(self, masks, X_test, y_test):
@@ -553,3 +574,10 @@ def _check_labels(y, name):
         y = y.astype(np.int64)
     return y
 
+
+
+def flip_rows(mask, features):
+    """The masks (k, D) obtained from ``mask`` (D,) by flipping each of ``features`` (k,)."""
+    flipped = np.repeat(mask[None, :], features.size, axis=0)
+    flipped[np.arange(features.size), features] ^= True
+    return flipped

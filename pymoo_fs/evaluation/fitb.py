@@ -233,7 +233,7 @@ class FitBEvaluator(Evaluator):
             out[i] = self._fitness(*stats, int(np.count_nonzero(m)))
         return out
 
-    def _compute_flips(self, mask, features, flipped):
+    def _compute_flips(self, mask, features):
         M = self._matrices[self._matrix(mask, self._last)]
         k = int(np.count_nonzero(mask))
         out = np.empty(features.size)

@@ -7,7 +7,7 @@ from sklearn.neighbors import KNeighborsClassifier
 
 from pymoo_fs._validation import check_choice, check_int, check_positive_int
 from pymoo_fs.evaluation import _exact, _reference
-from pymoo_fs.evaluation.base import Evaluator, check_float32_range
+from pymoo_fs.evaluation.base import Evaluator, check_float32_range, flip_rows
 
 _SCORINGS = ("accuracy", "balanced_accuracy")
 _BACKENDS = ("numba", "numpy")
@@ -283,7 +283,7 @@ class KNNEvaluator(Evaluator):
         self._settle(pred, unc, n_unc, masks, folds)
         return pred
 
-    def _compute_flips(self, mask, features, flipped):
+    def _compute_flips(self, mask, features):
         """Scores of one-feature flips of ``mask``, each from ``mask``'s Gram matrix.
 
         Flipping feature ``f`` changes each squared distance by ``+-(x_f[i] - x_f[j])^2``, so
@@ -298,7 +298,7 @@ class KNNEvaluator(Evaluator):
         and AMSO.
         """
         if self.backend == "numpy":
-            return self._compute(flipped)
+            return self._compute(flip_rows(mask, features))
         from pymoo_fs.evaluation import _kernels
 
         threads = self._threads()
@@ -310,7 +310,9 @@ class KNNEvaluator(Evaluator):
             pred, unc, n_unc = _kernels.flip_predict(
                 self._data(float64=True), folds, G, sq, m2, r2, eps, cols,
                 features.astype(np.int64), order, dist, complete)
-        self._settle(pred, unc, n_unc, flipped, folds)
+        # the flipped masks are built only when some row needs the exact path (rare)
+        self._settle(pred, unc, n_unc, flip_rows(mask, features) if n_unc.any() else None,
+                     folds)
         return self._cv_scores(pred)
 
     # ------------------------------------------------------------------ kept matrices
@@ -365,7 +367,7 @@ class KNNEvaluator(Evaluator):
 
         B, D = masks.shape
         self._pool_arrays()
-        sizes = masks.sum(axis=1)
+        sizes = np.count_nonzero(masks, axis=1)
         cols = [np.flatnonzero(m) for m in masks]
         base = np.full(B, -1, dtype=np.int64)
         dest = np.full(B, -1, dtype=np.int64)
