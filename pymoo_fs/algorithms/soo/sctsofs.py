@@ -109,7 +109,9 @@ class SCTSOFS(ParticleSwarm):
     stated values they do not (about 1,530 against at most 910). ``n_eval`` counts every
     evaluation, SRTSO's included (``n_eval_srtso_``); with ``("n_gen", G)`` the swarm runs
     ``G`` generations (the first is the initial swarm) after SRTSO, so ``("n_gen", 31)``
-    is the paper's 30 moves of SCTSOFS.
+    is the paper's 30 moves of SCTSOFS. ``make_algorithm("SCTSOFS")`` passes the registry's
+    ``pop_size=30``; give ``pop_size=10`` for the paper's swarm (as ``benchmarks/seed002``
+    does).
 
     References
     ----------
