@@ -194,3 +194,14 @@ def test_invalid_parameters_are_refused(kwargs, match):
 def test_target_size_above_the_number_of_features_is_refused():
     with pytest.raises(ValueError, match="target_size must be at most the number of features"):
         minimize(_target_problem(20), SCTSOFS(target_size=21), ("n_gen", 2), seed=0)
+
+
+def test_phase_one_is_srtso_with_the_same_draws(sonar):
+    from pymoo_fs.algorithms import SRTSO
+
+    for seed in (0, 1):
+        a = minimize(sonar, SCTSOFS(pop_size=4, srtso_sizes=8, srtso_subsets=3), ("n_gen", 2),
+                     seed=seed).algorithm
+        b = minimize(sonar, SRTSO(n_sizes=8, n_subsets=3), seed=seed).algorithm
+        assert a.target_size_ == b.target_size_
+        assert a.srtso_.best_fitness_ == b.search_.best_fitness_
