@@ -124,12 +124,10 @@ def rows_of(directory, reference="SCTSOFS", centred="SCTSOFS-centred"):
     return rows
 
 
-def main(directories):
-    lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
-    for directory in directories:
-        lines += ["| " + " | ".join(row) + " |" for row in rows_of(directory)]
-    print("\n".join(lines))
+def main(directory):
+    rows = [HEADER, ["---"] * len(HEADER)] + rows_of(directory)
+    print("\n".join("| " + " | ".join(row) + " |" for row in rows))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main(sys.argv[1])
