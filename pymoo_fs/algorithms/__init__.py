@@ -19,6 +19,7 @@ from pymoo_fs.algorithms.moo import (CMDPSOFS, ISRPSO, MOPSO, PAES, configure_ns
 from pymoo_fs.algorithms.registry import algorithm_names, make_algorithm
 from pymoo_fs.algorithms.soo import (AMSO, BPSO, CSO, FSIPSO, PSO, PSO42, SBPSO, SBS, SFS, UBPSO,
                                      VLPSO, SequentialSelection)
+from pymoo_fs.algorithms.soo import SCTSOFS, SRTSO
 
 __all__ = [
     "AMSO",
@@ -35,7 +36,9 @@ __all__ = [
     "ParticleSwarm",
     "SBPSO",
     "SBS",
+    "SCTSOFS",
     "SFS",
+    "SRTSO",
     "SequentialSelection",
     "SwarmAlgorithm",
     "UBPSO",

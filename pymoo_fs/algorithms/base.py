@@ -546,14 +546,29 @@ class ParticleSwarm(SwarmAlgorithm):
             New positions in [0, 1] and clamped velocities (not committed).
         """
         X = self.X_ if X is None else X
+        V = self._pso_velocity(leaders, X, V)
+        return swarm.move(X, V, self.vmax, self.reverse_velocity)
+
+    def _pso_velocity(self, leaders, X=None, V=None):
+        """The canonical velocity update towards ``leaders``, before clamping.
+
+        Parameters and draws as :meth:`_pso_move` (``w``, ``c1``, ``c2`` when they are ranges,
+        then ``r1``, ``r2``); a swarm that adds a term of its own to the velocity (seed 002's
+        size term) adds it to this and clamps after.
+
+        Returns
+        -------
+        V : ndarray of float64, shape (pop_size, D)
+            Updated, unclamped velocities (not committed).
+        """
+        X = self.X_ if X is None else X
         V = self.V_ if V is None else V
         n, rs = self.pop_size, self.random_state
         w = swarm.draw_coefficient(self.w, n, rs)
         c1 = swarm.draw_coefficient(self.c1, n, rs)
         c2 = swarm.draw_coefficient(self.c2, n, rs)
-        V = swarm.velocity_update(V, X, self.pbest_X_, leaders, w, c1, c2, rs,
-                                  per_dimension=self.random_coefficients == "dimension")
-        return swarm.move(X, V, self.vmax, self.reverse_velocity)
+        return swarm.velocity_update(V, X, self.pbest_X_, leaders, w, c1, c2, rs,
+                                     per_dimension=self.random_coefficients == "dimension")
 
 
 def _criteria(termination):

@@ -4,6 +4,7 @@ from functools import partial
 
 from pymoo_fs.algorithms.moo import (CMDPSOFS, ISRPSO, MOPSO, configure_nsga2, configure_paes,
                                      configure_spea2)
+from pymoo_fs.algorithms.soo import SCTSOFS
 from pymoo_fs.algorithms.soo import (AMSO, BPSO, CSO, FSIPSO, PSO, PSO42, SBPSO, SBS, SFS, UBPSO,
                                      VLPSO)
 
@@ -40,6 +41,8 @@ _REGISTRY = {
     # seed 001
     "AMSO": (AMSO, 1),
     "VLPSO": (VLPSO, 1),
+    # seed 002
+    "SCTSOFS": (SCTSOFS, 1),
 }
 _ALIASES = {"NSGA2": "NSGA-II", "NSGAII": "NSGA-II", "PSO(C)": "PSO", "PSO42": "PSO(4-2)",
             "PSO4-2": "PSO(4-2)", "CSO": "CSO(C)"}

@@ -6,6 +6,7 @@ the state. Shapes: ``X`` positions (n, D), ``V`` velocities (n, D), ``P`` person
 """
 
 import numpy as np
+from scipy.special import expit
 
 from pymoo_fs.algorithms.archive import dominates
 
@@ -60,6 +61,59 @@ def velocity_update(V, X, P, G, w, c1, c2, random_state, per_dimension=True):
     r1 = random_state.random(shape)
     r2 = random_state.random(shape)
     return w * V + c1 * r1 * (P - X) + c2 * r2 * (G - X)
+
+
+def size_term(sizes, target, c3, random_state, form="literal", shape=None):
+    """Seed 002's size term of the velocity update, ``c3 r3 s(T - |x|)``.
+
+    Parameters
+    ----------
+    sizes : ndarray of int, shape (n,)
+        Number of features each particle selects now (``|p|`` of seed 002 Eq. 4).
+    target : int
+        The target size ``T``.
+    c3 : float
+        The third acceleration coefficient.
+    random_state : numpy.random.Generator
+        Draws ``r3 ~ U(0, 1)`` of shape ``shape``.
+    form : {"literal", "centred"}, default="literal"
+        ``"literal"``: ``c3 r3 s(T - |x|)`` (seed 002 Eq. 4 as printed), in ``[0, c3)``.
+        ``"centred"``: ``c3 r3 (2 s(T - |x|) - 1)``, in ``(-c3, c3)`` (pymoo-fs's [A], spec
+        §5.2).
+    shape : tuple of int, optional
+        Shape of ``r3``: ``(n, D)`` draws per dimension (the default of seed 002's swarm [A]);
+        ``(n, 1)`` once per particle. Default ``(n, 1)``.
+
+    Returns
+    -------
+    term : ndarray of float64, shape ``shape``
+        Added to each particle's velocity before clamping.
+
+    Notes
+    -----
+    ``s`` is the logistic sigmoid (``scipy.special.expit``, no overflow for large gaps). The
+    literal term is never negative: it pushes every coordinate up (more features) by up to
+    ``c3`` while ``|x| < T`` and fades to 0 when ``|x| > T``, so it cannot shrink a subset
+    larger than the target; the centred form pushes down by up to ``c3`` when ``|x| > T``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pymoo_fs.algorithms.swarm import size_term
+    >>> rs = np.random.default_rng(0)
+    >>> lit = size_term(np.array([2, 50]), 10, 1.0, rs, "literal", (2, 1))
+    >>> cen = size_term(np.array([2, 50]), 10, 1.0, rs, "centred", (2, 1))
+    >>> bool(lit[0, 0] > 0), bool(abs(lit[1, 0]) < 1e-12), bool(cen[1, 0] < 0)
+    (True, True, True)
+    """
+    sizes = np.asarray(sizes, dtype=float)
+    r3 = random_state.random((sizes.shape[0], 1) if shape is None else shape)
+    s = expit(float(target) - sizes)[:, None]
+    if form == "centred":
+        s = 2.0 * s - 1.0
+    elif form != "literal":
+        raise ValueError(f"form must be 'literal' or 'centred', got {form!r}")
+    return c3 * r3 * s
 
 
 def move(X, V, vmax, reverse_velocity=False):

@@ -7,9 +7,12 @@ from pymoo_fs.algorithms.soo.fsipso import FSIPSO
 from pymoo_fs.algorithms.soo.pso import PSO
 from pymoo_fs.algorithms.soo.pso42 import PSO42
 from pymoo_fs.algorithms.soo.sbpso import SBPSO
+from pymoo_fs.algorithms.soo.sctsofs import SCTSOFS
 from pymoo_fs.algorithms.soo.sequential import SBS, SFS, SequentialSelection
+from pymoo_fs.algorithms.soo.srtso import SRTSO
 from pymoo_fs.algorithms.soo.ubpso import UBPSO
 from pymoo_fs.algorithms.soo.vlpso import VLPSO
 
 __all__ = ["AMSO", "BPSO", "CSO", "FSIPSO", "PSO", "PSO42", "SBPSO", "SBS", "SFS",
            "SequentialSelection", "UBPSO", "VLPSO"]
+__all__ += ["SCTSOFS", "SRTSO"]
