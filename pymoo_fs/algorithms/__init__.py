@@ -19,10 +19,12 @@ from pymoo_fs.algorithms.moo import (CMDPSOFS, ISRPSO, MOPSO, PAES, configure_ns
 from pymoo_fs.algorithms.registry import algorithm_names, make_algorithm
 from pymoo_fs.algorithms.soo import (AMSO, BPSO, CSO, FSIPSO, PSO, PSO42, SBPSO, SBS, SFS, UBPSO,
                                      VLPSO, SequentialSelection)
+from pymoo_fs.algorithms.soo import CEPSOFL
 
 __all__ = [
     "AMSO",
     "BPSO",
+    "CEPSOFL",
     "CMDPSOFS",
     "CSO",
     "FSIPSO",

@@ -6,6 +6,7 @@ from pymoo_fs.algorithms.moo import (CMDPSOFS, ISRPSO, MOPSO, configure_nsga2, c
                                      configure_spea2)
 from pymoo_fs.algorithms.soo import (AMSO, BPSO, CSO, FSIPSO, PSO, PSO42, SBPSO, SBS, SFS, UBPSO,
                                      VLPSO)
+from pymoo_fs.algorithms.soo import CEPSOFL
 
 
 def _without_population(cls, pop_size=None, **kwargs):
@@ -40,9 +41,12 @@ _REGISTRY = {
     # seed 001
     "AMSO": (AMSO, 1),
     "VLPSO": (VLPSO, 1),
+    # seed 004
+    "CEPSO-FL": (CEPSOFL, 1),
 }
 _ALIASES = {"NSGA2": "NSGA-II", "NSGAII": "NSGA-II", "PSO(C)": "PSO", "PSO42": "PSO(4-2)",
-            "PSO4-2": "PSO(4-2)", "CSO": "CSO(C)"}
+            "PSO4-2": "PSO(4-2)", "CSO": "CSO(C)",
+            "CEPSOFL": "CEPSO-FL"}
 
 
 def algorithm_names(n_obj=None):

@@ -314,7 +314,7 @@ class VariableLengthSwarm(SwarmAlgorithm):
         if self.gbest_ind_ is not None:
             replace = swarm.replace_personal_bests(
                 candidate.F[None, :], self.gbest_ind_.F[None, :], [candidate.X.sum()],
-                [self.gbest_ind_.X.sum()], self.pbest_rule, self.random_state)[0]
+                [self.gbest_ind_.X.sum()], self.single_rule(), self.random_state)[0]
             if not replace:
                 return False
         self.gbest_ = best

@@ -2,6 +2,7 @@
 
 from pymoo_fs.algorithms.soo.amso import AMSO
 from pymoo_fs.algorithms.soo.bpso import BPSO
+from pymoo_fs.algorithms.soo.cepsofl import CEPSOFL
 from pymoo_fs.algorithms.soo.cso import CSO
 from pymoo_fs.algorithms.soo.fsipso import FSIPSO
 from pymoo_fs.algorithms.soo.pso import PSO
@@ -11,5 +12,5 @@ from pymoo_fs.algorithms.soo.sequential import SBS, SFS, SequentialSelection
 from pymoo_fs.algorithms.soo.ubpso import UBPSO
 from pymoo_fs.algorithms.soo.vlpso import VLPSO
 
-__all__ = ["AMSO", "BPSO", "CSO", "FSIPSO", "PSO", "PSO42", "SBPSO", "SBS", "SFS",
+__all__ = ["AMSO", "BPSO", "CEPSOFL", "CSO", "FSIPSO", "PSO", "PSO42", "SBPSO", "SBS", "SFS",
            "SequentialSelection", "UBPSO", "VLPSO"]
