@@ -461,6 +461,36 @@ class SwarmAlgorithm(FeatureSelectionAlgorithm):
         """bool: whether the problem breaks ties of ``F`` by the smaller subset."""
         return bool(getattr(self.problem, "fewer_breaks_ties", False))
 
+    def _feature_ranking(self, ranking):
+        """The features in the order a ranked encoding uses (AMSO, VLPSO, CEPSO-FL).
+
+        Parameters
+        ----------
+        ranking : {"su", "index"}
+            By decreasing symmetric uncertainty with the class
+            (``problem.symmetric_uncertainty()``, ties in index order), or the original order.
+
+        Returns
+        -------
+        su : pymoo_fs.filters.SymmetricUncertainty or None
+            The problem's SU (None for ``"index"``).
+        order : ndarray of int64, shape (D,)
+            Original feature indices, best ranked first.
+
+        Raises
+        ------
+        ValueError
+            For ``"su"`` on a problem without ``symmetric_uncertainty()``.
+        """
+        if ranking == "index":
+            return None, np.arange(self.problem.n_var, dtype=np.int64)
+        if not hasattr(self.problem, "symmetric_uncertainty"):
+            raise ValueError(f"{type(self).__name__}: ranking='su' needs a problem with "
+                             f"symmetric_uncertainty() (a FeatureSelectionProblem); use "
+                             f"ranking='index'")
+        su = self.problem.symmetric_uncertainty()
+        return su, np.asarray(su.ranking(), dtype=np.int64)
+
     def _best_personal_best(self):
         """Index of the best personal best: lowest fitness, then (better_or_fewer) fewest."""
         F = self._fitness(self.pbest_pop_)[:, 0]

@@ -181,16 +181,8 @@ class CEPSOFL(SwarmAlgorithm):
     # ------------------------------------------------------------------ setup and encoding
     def _setup(self, problem, **kwargs):
         super()._setup(problem, **kwargs)
-        D = problem.n_var
-        if self.ranking == "su":
-            if not hasattr(problem, "symmetric_uncertainty"):
-                raise ValueError(f"{type(self).__name__}: ranking='su' needs a problem with "
-                                 f"symmetric_uncertainty() (a FeatureSelectionProblem); use "
-                                 f"ranking='index'")
-            self.order_ = np.asarray(problem.symmetric_uncertainty().ranking(), dtype=np.int64)
-        else:
-            self.order_ = np.arange(D, dtype=np.int64)
-        self.n_digits_ = -(-D // self.bits)
+        _, self.order_ = self._feature_ranking(self.ranking)
+        self.n_digits_ = -(-problem.n_var // self.bits)
         self.table_ = hamming_table(self.n_base)
         self.state_ = None
         self.archive_ = np.zeros((0, self.n_digits_), dtype=np.int64)
