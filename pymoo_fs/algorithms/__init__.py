@@ -17,13 +17,13 @@ from pymoo_fs.algorithms.base import FeatureSelectionAlgorithm, ParticleSwarm, S
 from pymoo_fs.algorithms.moo import (CMDPSOFS, ISRPSO, MOPSO, PAES, configure_nsga2,
                                      configure_paes, configure_spea2)
 from pymoo_fs.algorithms.registry import algorithm_names, make_algorithm
-from pymoo_fs.algorithms.soo import (AMSO, BPSO, CSO, FSIPSO, PSO, PSO42, SBPSO, SBS, SFS, UBPSO,
-                                     VLPSO, SequentialSelection)
-from pymoo_fs.algorithms.soo import SCTSOFS, SRTSO
+from pymoo_fs.algorithms.soo import (AMSO, BPSO, CEPSOFL, CSO, FSIPSO, PSO, PSO42, SBPSO, SBS,
+                                     SCTSOFS, SFS, SRTSO, UBPSO, VLPSO, SequentialSelection)
 
 __all__ = [
     "AMSO",
     "BPSO",
+    "CEPSOFL",
     "CMDPSOFS",
     "CSO",
     "FSIPSO",

@@ -280,7 +280,9 @@ class SwarmAlgorithm(FeatureSelectionAlgorithm):
         Two or more objectives: ``"not_dominated"`` (unless the personal best dominates it),
         ``"dominates"`` (only when it dominates the personal best) or ``"random_if_nd"``
         (when it dominates, and with probability 1/2 when neither dominates the other). See
-        :func:`pymoo_fs.algorithms.swarm.replace_personal_bests`.
+        :func:`pymoo_fs.algorithms.swarm.replace_personal_bests`. A problem that orders
+        lexicographically (``fewer_breaks_ties``, seed 004's FIT-E) turns ``"better"`` into
+        ``"better_or_fewer"`` (:meth:`single_rule`).
     fitness : {"objective", "accuracy"}, default="objective"
         One objective only: compare by the problem's objective or by the inner-CV score alone
         (see :class:`FeatureSelectionAlgorithm`).
@@ -429,7 +431,7 @@ class SwarmAlgorithm(FeatureSelectionAlgorithm):
         old = self.pbest_pop_[idx]
         replace = swarm.replace_personal_bests(
             self._fitness(infills), self._fitness(old), infills.get("X").sum(axis=1),
-            old.get("X").sum(axis=1), self.pbest_rule, self.random_state)
+            old.get("X").sum(axis=1), self.single_rule(), self.random_state)
         replaced = idx[replace]
         if replaced.size:
             self.pbest_X_ = self.pbest_X_.copy()
@@ -439,10 +441,60 @@ class SwarmAlgorithm(FeatureSelectionAlgorithm):
             self.pbest_pop_ = pbest
         return replaced
 
+    def single_rule(self):
+        """The personal-best rule in force: ``pbest_rule`` under the problem's ordering.
+
+        Returns
+        -------
+        rule : str
+            ``"better_or_fewer"`` when ``pbest_rule`` is ``"better"`` and the problem breaks
+            ties by size (its ``fewer_breaks_ties`` attribute, seed 004's FIT-E); otherwise
+            ``pbest_rule``. Every single-objective comparison of the core (personal and global
+            bests) uses it, so a swarm follows the problem's lexicographic order without code
+            of its own.
+        """
+        if self.pbest_rule == "better" and self.prefers_fewer():
+            return "better_or_fewer"
+        return self.pbest_rule
+
+    def prefers_fewer(self):
+        """bool: whether the problem breaks ties of ``F`` by the smaller subset."""
+        return bool(getattr(self.problem, "fewer_breaks_ties", False))
+
+    def _feature_ranking(self, ranking):
+        """The features in the order a ranked encoding uses (AMSO, VLPSO, CEPSO-FL).
+
+        Parameters
+        ----------
+        ranking : {"su", "index"}
+            By decreasing symmetric uncertainty with the class
+            (``problem.symmetric_uncertainty()``, ties in index order), or the original order.
+
+        Returns
+        -------
+        su : pymoo_fs.filters.SymmetricUncertainty or None
+            The problem's SU (None for ``"index"``).
+        order : ndarray of int64, shape (D,)
+            Original feature indices, best ranked first.
+
+        Raises
+        ------
+        ValueError
+            For ``"su"`` on a problem without ``symmetric_uncertainty()``.
+        """
+        if ranking == "index":
+            return None, np.arange(self.problem.n_var, dtype=np.int64)
+        if not hasattr(self.problem, "symmetric_uncertainty"):
+            raise ValueError(f"{type(self).__name__}: ranking='su' needs a problem with "
+                             f"symmetric_uncertainty() (a FeatureSelectionProblem); use "
+                             f"ranking='index'")
+        su = self.problem.symmetric_uncertainty()
+        return su, np.asarray(su.ranking(), dtype=np.int64)
+
     def _best_personal_best(self):
         """Index of the best personal best: lowest fitness, then (better_or_fewer) fewest."""
         F = self._fitness(self.pbest_pop_)[:, 0]
-        if self.pbest_rule == "better_or_fewer":
+        if self.single_rule() == "better_or_fewer":
             return int(np.lexsort((self.pbest_pop_.get("X").sum(axis=1), F))[0])
         return int(np.argmin(F))
 
@@ -454,7 +506,7 @@ class SwarmAlgorithm(FeatureSelectionAlgorithm):
         F = self._fitness(self.pbest_pop_)
         n = self.pbest_pop_.get("X").sum(axis=1)
         if swarm.replace_personal_bests(F[[best]], F[[self.gbest_]], n[[best]], n[[self.gbest_]],
-                                        self.pbest_rule, self.random_state)[0]:
+                                        self.single_rule(), self.random_state)[0]:
             self.gbest_ = best
 
 

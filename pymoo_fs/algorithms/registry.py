@@ -4,9 +4,8 @@ from functools import partial
 
 from pymoo_fs.algorithms.moo import (CMDPSOFS, ISRPSO, MOPSO, configure_nsga2, configure_paes,
                                      configure_spea2)
-from pymoo_fs.algorithms.soo import SCTSOFS
-from pymoo_fs.algorithms.soo import (AMSO, BPSO, CSO, FSIPSO, PSO, PSO42, SBPSO, SBS, SFS, UBPSO,
-                                     VLPSO)
+from pymoo_fs.algorithms.soo import (AMSO, BPSO, CEPSOFL, CSO, FSIPSO, PSO, PSO42, SBPSO, SBS,
+                                     SCTSOFS, SFS, UBPSO, VLPSO)
 
 
 def _without_population(cls, pop_size=None, **kwargs):
@@ -43,9 +42,12 @@ _REGISTRY = {
     "VLPSO": (VLPSO, 1),
     # seed 002
     "SCTSOFS": (SCTSOFS, 1),
+    # seed 004
+    "CEPSO-FL": (CEPSOFL, 1),
 }
 _ALIASES = {"NSGA2": "NSGA-II", "NSGAII": "NSGA-II", "PSO(C)": "PSO", "PSO42": "PSO(4-2)",
-            "PSO4-2": "PSO(4-2)", "CSO": "CSO(C)"}
+            "PSO4-2": "PSO(4-2)", "CSO": "CSO(C)",
+            "CEPSOFL": "CEPSO-FL"}
 
 
 def algorithm_names(n_obj=None):

@@ -207,6 +207,44 @@ def replace_personal_bests(F_new, F_old, n_new, n_old, rule, random_state):
     raise ValueError(f"unknown pbest rule {rule!r}")
 
 
+def order_key(F, sizes, fewer_breaks_ties):
+    """Values whose order is the problem's order of single-objective solutions (lower is better).
+
+    Parameters
+    ----------
+    F : ndarray of float64, shape (n,)
+        Objectives (or fitness values) to minimise.
+    sizes : ndarray of int, shape (n,)
+        Numbers of selected features.
+    fewer_breaks_ties : bool
+        The problem's ordering: equal ``F`` goes to the smaller subset (seed 004's FIT-E).
+
+    Returns
+    -------
+    key : ndarray of float64, shape (n,)
+        ``F`` itself when ``fewer_breaks_ties`` is False; otherwise the dense rank of
+        ``(F, size)`` in lexicographic order, so that ``key[a] < key[b]`` iff ``a`` is better
+        than ``b`` and equal pairs share a key. Comparisons written with ``F`` (tournaments,
+        argmin) take the problem's order by using the key in its place.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pymoo_fs.algorithms.swarm import order_key
+    >>> order_key(np.array([0.2, 0.1, 0.2]), np.array([3, 9, 2]), True).tolist()
+    [2.0, 0.0, 1.0]
+    """
+    F = np.asarray(F, dtype=float)
+    if not fewer_breaks_ties:
+        return F
+    sizes = np.asarray(sizes)
+    order = np.lexsort((sizes, F))
+    Fs, ss = F[order], sizes[order]
+    new = np.r_[True, (Fs[1:] != Fs[:-1]) | (ss[1:] != ss[:-1])]
+    key = np.empty(F.shape[0])
+    key[order] = np.cumsum(new) - 1.0
+    return key
+
 
 def sigmoid_bits(V, random_state, p_min=0.0, p_max=1.0):
     """Binary PSO's position rule: each bit is 1 with probability ``sigmoid(v)``.

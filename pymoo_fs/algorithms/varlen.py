@@ -220,19 +220,9 @@ class VariableLengthSwarm(SwarmAlgorithm):
     def _setup(self, problem, **kwargs):
         super()._setup(problem, **kwargs)
         D = problem.n_var
-        if self.ranking == "su":
-            if not hasattr(problem, "symmetric_uncertainty"):
-                raise ValueError(f"{type(self).__name__}: ranking='su' needs a problem with "
-                                 f"symmetric_uncertainty() (a FeatureSelectionProblem); use "
-                                 f"ranking='index'")
-            su = problem.symmetric_uncertainty()
-            self.su_ = su
-            self.order_ = su.ranking()
-            self.relevance_ = su.relevance[self.order_]
-        else:
-            self.su_ = None
-            self.order_ = np.arange(D, dtype=np.int64)
-            self.relevance_ = np.zeros(D)
+        self.su_, self.order_ = self._feature_ranking(self.ranking)
+        self.relevance_ = (np.zeros(D) if self.su_ is None
+                           else self.su_.relevance[self.order_])
         size = (paper_swarm_size(D, self.small_swarm) if self.pop_size == "auto"
                 else self.pop_size)
         M = max(1, min(self.n_divisions, size // self.min_division_size))
@@ -314,7 +304,7 @@ class VariableLengthSwarm(SwarmAlgorithm):
         if self.gbest_ind_ is not None:
             replace = swarm.replace_personal_bests(
                 candidate.F[None, :], self.gbest_ind_.F[None, :], [candidate.X.sum()],
-                [self.gbest_ind_.X.sum()], self.pbest_rule, self.random_state)[0]
+                [self.gbest_ind_.X.sum()], self.single_rule(), self.random_state)[0]
             if not replace:
                 return False
         self.gbest_ = best

@@ -12,6 +12,7 @@ from pymoo_fs.problems.feature_selection import (
     flip_masks,
 )
 from pymoo_fs.problems.fitb import FitBFeatureSelection
+from pymoo_fs.problems.fite import FitEFeatureSelection
 from pymoo_fs.problems.repair import NonEmptyRepair, repair_empty
 from pymoo_fs.problems.repeated_cv import RepeatedCrossValidation, RepeatedCVFeatureSelection
 
@@ -19,6 +20,7 @@ __all__ = [
     "BiObjectiveFeatureSelection",
     "FeatureSelectionProblem",
     "FitBFeatureSelection",
+    "FitEFeatureSelection",
     "NonEmptyRepair",
     "RepeatedCVFeatureSelection",
     "RepeatedCrossValidation",

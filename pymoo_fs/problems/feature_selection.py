@@ -75,7 +75,17 @@ class FeatureSelectionProblem(Problem):
     individuals (``pop.get("score")``). Algorithms whose fitness is the classification score
     alone (seed 000's FIT-A', ``fitness="accuracy"``) read it there, without reaching into the
     evaluator.
+
+    **Ordering.** A single-objective problem orders masks by ``F``; a problem whose class
+    attribute :attr:`fewer_breaks_ties` is True (seed 004's FIT-E,
+    :class:`~pymoo_fs.problems.FitEFeatureSelection`) orders them lexicographically, ``F``
+    then the number of selected features (:meth:`better`). The single-objective swarms read
+    the attribute in their core (personal and global bests, CSO's competitions), so every
+    swarm follows the problem's order.
     """
+
+    #: True: equal ``F`` goes to the mask with fewer features (the problem's ordering)
+    fewer_breaks_ties = False
 
     def __init__(self, evaluator, n_obj, X_test=None, y_test=None):
         missing = [a for a in ("n_features", "score") if not hasattr(evaluator, a)]
@@ -275,6 +285,29 @@ class FeatureSelectionProblem(Problem):
                                  f"{type(self.evaluator).__name__} holds no X and y")
             su = self._symmetric_uncertainty = SymmetricUncertainty(X, y)
         return su
+
+    def better(self, F_new, F_old, n_new, n_old):
+        """Whether each new solution is better than the old one under the problem's ordering.
+
+        Parameters
+        ----------
+        F_new, F_old : array-like of float, shape (n, 1), (n,) or (1,)
+            Single objectives (lower is better).
+        n_new, n_old : array-like of int, shape (n,) or scalars
+            Numbers of selected features.
+
+        Returns
+        -------
+        better : ndarray of bool, shape (n,)
+            ``F_new < F_old``, or (when :attr:`fewer_breaks_ties`) equal ``F`` and
+            ``n_new < n_old``.
+        """
+        f_new = np.asarray(F_new, dtype=float).reshape(-1)
+        f_old = np.asarray(F_old, dtype=float).reshape(-1)
+        out = f_new < f_old
+        if self.fewer_breaks_ties:
+            out = out | ((f_new == f_old) & (np.asarray(n_new) < np.asarray(n_old)))
+        return np.atleast_1d(out)
 
     def objectives(self, scores, masks):
         """Objective vectors from the evaluator's scores of ``masks``.

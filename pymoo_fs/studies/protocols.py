@@ -8,7 +8,8 @@ from pymoo_fs.datasets import holdout_indices, load_dataset
 
 from pymoo_fs.evaluation import FitBEvaluator, KNNEvaluator
 from pymoo_fs.problems import (BiObjectiveFeatureSelection, FitBFeatureSelection,
-                               RepeatedCVFeatureSelection, WeightedFeatureSelection)
+                               FitEFeatureSelection, RepeatedCVFeatureSelection,
+                               WeightedFeatureSelection)
 from pymoo_fs.problems.repeated_cv import repetition_seeds
 from pymoo_fs.seeds import run_seed
 
@@ -112,7 +113,9 @@ def make_problem(protocol, X_train, y_train, X_test, y_test, seed, dataset, fold
         :class:`~pymoo_fs.evaluation.FitBEvaluator` (``mu = alpha``, ``inner_cv`` blocks,
         the protocol's scoring for the test part), whose SU ranking (and the SU between its
         relevant features) is computed here, on this training part alone: as in seed 001,
-        the ranking precedes the timed search.
+        the ranking precedes the timed search; for ``objective="fite"``,
+        :class:`~pymoo_fs.problems.FitEFeatureSelection` on the KNN evaluator, its SU ranking
+        (CEPSO-FL's and VLPSO's) computed here likewise.
     """
     folds_seed = run_seed(seed, "inner folds", dataset, fold)
     if protocol.objective == "fitb":
@@ -133,6 +136,10 @@ def make_problem(protocol, X_train, y_train, X_test, y_test, seed, dataset, fold
                              random_state=folds_seed, n_threads=n_threads)
     if protocol.objective == "pareto":
         return BiObjectiveFeatureSelection(evaluator, X_test=X_test, y_test=y_test)
+    if protocol.objective == "fite":
+        problem = FitEFeatureSelection(evaluator, X_test=X_test, y_test=y_test)
+        problem.symmetric_uncertainty().ranking()
+        return problem
     return WeightedFeatureSelection(evaluator, alpha=protocol.alpha, X_test=X_test,
                                     y_test=y_test)
 

@@ -153,11 +153,13 @@ class Protocol:
     scoring : {"accuracy", "balanced_accuracy"}
         Score of the inner estimate and of the test set (with ``objective="fitb"``, of the test
         set only: FIT-B's inner estimate is balanced by definition).
-    objective : {"pareto", "weighted", "fitb"}
-        Bi-objective (error, selection ratio), the weighted single objective, or seed 001's
+    objective : {"pareto", "weighted", "fitb", "fite"}
+        Bi-objective (error, selection ratio), the weighted single objective, seed 001's
         FIT-B (:class:`~pymoo_fs.problems.FitBFeatureSelection`: balanced 1-NN accuracy over
         ``inner_cv`` contiguous-block folds plus the class-distance term; needs
-        ``n_neighbors=1`` and an int ``inner_cv``).
+        ``n_neighbors=1`` and an int ``inner_cv``), or seed 004's FIT-E
+        (:class:`~pymoo_fs.problems.FitEFeatureSelection`: the inner-CV score, ties to the
+        smaller subset, a lexicographic order every single-objective swarm follows).
     alpha : float
         Weight of the error in the weighted objective; with ``objective="fitb"``, FIT-B's
         weight ``mu`` of the balanced accuracy.
@@ -181,14 +183,15 @@ class Protocol:
     S001      outer 10-fold CV, [0, 1] fitted per fold    1-NN, 10-fold, FIT-B    fitb 0.8
     S002      hold-out 2/3 - 1/3, [0, 1] on training      1-NN, 10-fold           weighted 1.0
     S003      hold-out 70/30, [0, 1] on training          KNN-5, 10-fold          pareto
-    S004      outer 10-fold CV, [0, 1] fitted per fold    KNN-5, leave-one-out    weighted 1.0
+    S004      outer 10-fold CV, [0, 1] fitted per fold    KNN-5, leave-one-out    fite
     ========  ==========================================  ======================  ==========
 
     S001 is seed 001's protocol: FIT-B on each outer training fold (its folds, scaling and SU
     ranking computed on that fold alone) and the test accuracy of 1-NN on the held-out fold.
-    [A] S004's FIT-E (accuracy, ties to fewer features) is approximated by its accuracy term
-    until its problem exists; any field can be overridden in the spec
-    (``[protocol] preset = "S001"`` plus keys).
+    S004 is seed 004's protocol: FIT-E (leave-one-out 5-NN accuracy on each outer training
+    fold, equal accuracy won by fewer features) and the test accuracy of 5-NN on the held-out
+    fold, compared by the signed-rank test paired by fold. Any field can be overridden in the
+    spec (``[protocol] preset = "S001"`` plus keys).
     """
 
     name: str = "custom"
@@ -208,7 +211,7 @@ class Protocol:
         _choice("split", self.split, ("holdout", "outer_cv"))
         _choice("scaling", self.scaling, ("minmax", "symmetric_whole", "none"))
         _choice("scoring", self.scoring, ("accuracy", "balanced_accuracy"))
-        _choice("objective", self.objective, ("pareto", "weighted", "fitb"))
+        _choice("objective", self.objective, ("pareto", "weighted", "fitb", "fite"))
         _choice("statistic", self.statistic, ("ranksum", "signedrank"))
         if not _is_real(self.test_size) or not 0 < self.test_size < 1:
             raise ValueError(f"test_size must be a float strictly between 0 and 1, got "
@@ -260,7 +263,7 @@ PRESETS = {
                      1.0, "ranksum"),
     "S003": Protocol("S003", "holdout", 0.3, 10, "minmax", 5, 10, "accuracy", "pareto", 0.9,
                      "ranksum"),
-    "S004": Protocol("S004", "outer_cv", 0.3, 10, "minmax", 5, "loo", "accuracy", "weighted",
+    "S004": Protocol("S004", "outer_cv", 0.3, 10, "minmax", 5, "loo", "accuracy", "fite",
                      1.0, "signedrank"),
 }
 

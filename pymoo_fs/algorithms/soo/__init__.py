@@ -2,6 +2,7 @@
 
 from pymoo_fs.algorithms.soo.amso import AMSO
 from pymoo_fs.algorithms.soo.bpso import BPSO
+from pymoo_fs.algorithms.soo.cepsofl import CEPSOFL
 from pymoo_fs.algorithms.soo.cso import CSO
 from pymoo_fs.algorithms.soo.fsipso import FSIPSO
 from pymoo_fs.algorithms.soo.pso import PSO
@@ -13,6 +14,6 @@ from pymoo_fs.algorithms.soo.srtso import SRTSO
 from pymoo_fs.algorithms.soo.ubpso import UBPSO
 from pymoo_fs.algorithms.soo.vlpso import VLPSO
 
-__all__ = ["AMSO", "BPSO", "CSO", "FSIPSO", "PSO", "PSO42", "SBPSO", "SBS", "SFS",
+__all__ = ["AMSO", "BPSO", "CEPSOFL", "CSO", "FSIPSO", "PSO", "PSO42", "SBPSO", "SBS", "SFS",
            "SequentialSelection", "UBPSO", "VLPSO"]
 __all__ += ["SCTSOFS", "SRTSO"]

@@ -33,7 +33,8 @@ class CSO(SwarmAlgorithm):
         alone (FIT-A') [S000 §IV-B].
     prefer_fewer : bool, default=True
         On equal fitness, the smaller subset wins the competition before a fair coin decides;
-        False: the coin alone [A].
+        False: the coin alone [A]. A problem that orders lexicographically (seed 004's FIT-E)
+        always breaks ties by size.
     mean_position : {"global", "ring"}, default="global"
         ``x_bar`` is the whole swarm's mean (the global version) or the mean of the loser and
         its two neighbours on a ring of particle indices (Cheng & Jin's local version) [A].
@@ -133,7 +134,7 @@ class CSO(SwarmAlgorithm):
             mean = (np.roll(X, 1, axis=0) + X + np.roll(X, -1, axis=0)) / 3.0
         self.winners_, self.losers_ = swarm.pair_competitions(
             self._fitness(self.pop)[:, 0], self.pop.get("X").sum(axis=1), self.random_state,
-            self.prefer_fewer)
+            self.prefer_fewer or self.prefers_fewer())
         w, lo = self.winners_, self.losers_
         mean = mean if mean.shape[0] == 1 else mean[lo]
         X_l, V_l = loser_update(X[lo], self.V_[lo], X[w], mean, self.phi, self.random_state)

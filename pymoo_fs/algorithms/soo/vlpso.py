@@ -162,8 +162,10 @@ class VLPSO(VariableLengthSwarm):
 
     def _renew(self, particles):
         self.exemplar_ = self.exemplar_.copy()
+        key = swarm.order_key(self.pbest_F_[:, 0], self.pbest_pop_.get("X").sum(axis=1),
+                              self.prefers_fewer())  # the problem's order (FIT-E: then size)
         for i in particles:
-            self.exemplar_[i] = exemplars(int(i), self.particle_lengths_, self.pbest_F_[:, 0],
+            self.exemplar_[i] = exemplars(int(i), self.particle_lengths_, key,
                                           self.pc_[i], self.problem.n_var, self.random_state)
 
 
