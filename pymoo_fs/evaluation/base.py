@@ -577,7 +577,20 @@ def _check_labels(y, name):
 
 
 def flip_rows(mask, features):
-    """The masks (k, D) obtained from ``mask`` (D,) by flipping each of ``features`` (k,)."""
+    """The masks obtained from ``mask`` by flipping one feature each (no checks).
+
+    Parameters
+    ----------
+    mask : ndarray of bool, shape (D,)
+    features : ndarray of int, shape (k,)
+        Feature indices in ``[0, D)`` (not checked: callers check them).
+
+    Returns
+    -------
+    flipped : ndarray of bool, shape (k, D)
+        Row ``i`` is ``mask`` with ``features[i]`` toggled. Used by the evaluators and by
+        :func:`pymoo_fs.problems.flip_masks` (which checks its arguments first).
+    """
     flipped = np.repeat(mask[None, :], features.size, axis=0)
     flipped[np.arange(features.size), features] ^= True
     return flipped

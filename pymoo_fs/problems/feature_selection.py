@@ -7,6 +7,7 @@ from pymoo.core.problem import Problem
 
 from pymoo_fs._validation import check_unit_interval
 from pymoo_fs.evaluation import make_evaluator
+from pymoo_fs.evaluation.base import flip_rows
 from pymoo_fs.evaluation.estimator import ESTIMATOR_OPTIONS, KNN_OPTIONS
 from pymoo_fs.filters import SymmetricUncertainty
 
@@ -491,9 +492,7 @@ def flip_masks(mask, features):
         raise ValueError("features must be a 1-D array of feature indices")
     if features.size and (features.min() < 0 or features.max() >= mask.size):
         raise ValueError(f"features must be in [0, {mask.size})")
-    flipped = np.repeat(mask[None, :], features.size, axis=0)
-    flipped[np.arange(features.size), features] ^= True
-    return flipped
+    return flip_rows(mask, features)
 
 
 def _refuse_empty(masks):
