@@ -128,7 +128,7 @@ def main(argv=None):
     disk then); while the outputs are written it is deferred like the first, so no file is
     ever left half-written. The previous SIGINT handler is restored on return. Warnings
     (e.g. a CSV file read without a header row) are printed as one line each, and the first
-    compilation of the evaluator's kernels is announced, as it takes about 20 s.
+    compilation of the evaluator's kernels is announced, as it takes about a minute.
     """
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -411,7 +411,7 @@ def _compile_notice():
             module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
             if not self.said and module.startswith("pymoo_fs."):
                 self.said = True
-                sys.stderr.write("compiling the evaluator's kernels (once; about 20 s) ...\n")
+                sys.stderr.write("compiling the evaluator's kernels (once; about a minute) ...\n")
                 sys.stderr.flush()
 
         def on_end(self, ev):

@@ -16,7 +16,7 @@ import time
 import pytest
 
 MESSAGE = "pymoo-fs compare: interrupted; nothing written"
-NOTICE = "compiling the evaluator's kernels (once; about 20 s) ..."
+NOTICE = "compiling the evaluator's kernels (once; about a minute) ..."
 SMALL = ["--dataset", "sonar", "--runs", "1", "--generations", "3", "--pop-size", "6",
          "--folds", "3"]
 OLD = {"results.csv": b"old results\n", "fronts.csv": b"old fronts\n", "fronts.png": b"old png"}
