@@ -229,6 +229,7 @@ class KNNEvaluator(Evaluator):
         self._pool = None  # kept Gram matrices, allocated on first use
         self._n_updates = 0  # matrices built by an update (diagnostics and tests)
         self._n_scratch = 0  # matrices built from scratch
+        self._seeds = None  # each CV row's nearest candidates under an earlier mask
 
     # ------------------------------------------------------------------ properties
     @property
@@ -271,17 +272,28 @@ class KNNEvaluator(Evaluator):
         plan, commit = self._plan(masks)
         data = self._data()
         with _parallel_context(threads):
+            seeds = self._row_seeds(threads)
             if masks.shape[0] == 1:
                 pred, unc, n_unc = _kernels.cv_predict_one(
-                    data, folds, self._pool_arrays(), plan, threads, _kernels.USE_NUMPY_BLAS)
+                    data, folds, self._pool_arrays(), plan, threads, seeds[0],
+                    _kernels.USE_NUMPY_BLAS)
                 pred, unc = pred[None, :], unc[None, :]
             else:
                 pred, unc, n_unc = _kernels.cv_predict_batch(
                     data, folds, self._pool_arrays(), plan, min(threads, masks.shape[0]),
-                    True, _kernels.USE_NUMPY_BLAS)
+                    True, seeds, _kernels.USE_NUMPY_BLAS)
         commit()
         self._settle(pred, unc, n_unc, masks, folds)
         return pred
+
+    def _row_seeds(self, threads):
+        """Per thread, each CV row's k + 1 nearest candidates under an earlier mask (int64,
+        (threads, n_rows, k + 1), -1 = none yet): the kernels' scan skips every candidate
+        farther than these (see ``_kernels._predict_rows``; the scores never depend on them)."""
+        if self._seeds is None or self._seeds.shape[0] < threads:
+            self._seeds = np.full((threads, self._rows.size, self.n_neighbors + 1), -1,
+                                  dtype=np.int64)
+        return self._seeds
 
     def _compute_flips(self, mask, features):
         """Scores of one-feature flips of ``mask``, each from ``mask``'s Gram matrix.
@@ -330,8 +342,8 @@ class KNNEvaluator(Evaluator):
 
     def _memory_without_pool(self):
         n, D = self.X.shape
-        return 8 * (self._threads() * (n * n + n * D) + 4 * n * D + n * n
-                    + 2 * _FLIP_PREFIX * self._rows.size)
+        return 8 * (self._threads() * (n * n + n * D + self._rows.size * (self.n_neighbors + 1))
+                    + 4 * n * D + n * n + 2 * _FLIP_PREFIX * self._rows.size)
 
     def _pool_arrays(self):
         from pymoo_fs.evaluation import _kernels
@@ -367,71 +379,92 @@ class KNNEvaluator(Evaluator):
 
         B, D = masks.shape
         self._pool_arrays()
-        sizes = np.count_nonzero(masks, axis=1)
-        cols = [np.flatnonzero(m) for m in masks]
+        # one pass over the batch (no Python loop per mask unless it has a kept base)
+        rows_nz, cols_nz = np.nonzero(masks)
+        sizes = np.bincount(rows_nz, minlength=B)
+        cols_flat = cols_nz.astype(np.int64)
+        cols_ptr = np.zeros(B + 1, dtype=np.int64)
+        np.cumsum(sizes, out=cols_ptr[1:])
         base = np.full(B, -1, dtype=np.int64)
         dest = np.full(B, -1, dtype=np.int64)
-        eps = np.array([self._fresh_eps(m, self.precision == "float32") for m in sizes])
-        deltas, n_add, touches = [np.empty(0, np.int64)] * B, np.zeros(B, np.int64), \
-            [np.empty(0, np.int64)] * B
+        eps = self._fresh_eps(sizes.astype(np.float64), self.precision == "float32")
+        deltas, touches = {}, {}
+        n_add = np.zeros(B, np.int64)
+        delta_sizes = np.zeros(B, np.int64)
         used = np.flatnonzero(self._slot_used) if self._pool_slots else np.empty(0, np.int64)
         overhead = _UPDATE_OVERHEAD[8 * self.n_samples ** 2 > _CACHE_BYTES]
         if used.size:
             packed = np.packbits(masks, axis=1)
             ham = _POPCOUNT[packed[:, None, :] ^ self._slot_packed[used][None, :, :]].sum(axis=2)
             nearest = ham.argmin(axis=1)
-            for b in range(B):
+            h_near = ham[np.arange(B), nearest]
+            # an update pays when it changes fewer columns than a fresh product uses
+            for b in np.flatnonzero((2 * h_near + overhead < sizes) | (h_near == 0)).tolist():
                 s = used[nearest[b]]
-                h = int(ham[b, nearest[b]])
-                if 2 * h + overhead >= sizes[b] and h > 0:
-                    continue
-                added = np.flatnonzero(masks[b] & ~self._slot_mask[s])
-                removed = np.flatnonzero(~masks[b] & self._slot_mask[s])
+                h = int(h_near[b])
                 e = self._slot_eps[s] + (_gamma(h + 4.0, _U64) if h else 0.0)
                 if e > _CHAIN_LIMIT * self._fresh_eps(sizes[b]):
                     continue
+                added = np.flatnonzero(masks[b] & ~self._slot_mask[s])
+                removed = np.flatnonzero(~masks[b] & self._slot_mask[s])
                 base[b] = s
                 eps[b] = e
                 deltas[b] = np.concatenate([added, removed])
                 n_add[b] = added.size
+                delta_sizes[b] = deltas[b].size
                 touches[b] = np.flatnonzero(masks[b] & ~self._slot_union[s])
                 if h == 0:
                     dest[b] = s
         if self._pool_slots:
             # a base no other mask of the batch uses is updated in place (saves moving it)
-            users = np.bincount(base[base >= 0], minlength=self._slot_used.size)
-            for b in range(B):
-                if base[b] >= 0 and users[base[b]] == 1:
-                    dest[b] = base[b]
-            busy = set(base[base >= 0].tolist())
+            has_base = base >= 0
+            if has_base.any():
+                users = np.bincount(base[has_base], minlength=self._slot_used.size)
+                alone = has_base & (users[np.where(has_base, base, 0)] == 1)
+                dest[alone] = base[alone]
+            busy = np.zeros(self._slot_used.size, dtype=bool)
+            busy[base[has_base]] = True
             order = np.argsort(np.where(self._slot_used, self._slot_time, -1), kind="stable")
-            free = [int(s) for s in order if int(s) not in busy]
-            for b in range(B):
-                if dest[b] < 0 and free:
-                    dest[b] = free.pop(0)
+            free = order[~busy[order]]
+            need = np.flatnonzero(dest < 0)[:free.size]
+            dest[need] = free[:need.size]
 
         def commit():
-            for b in range(B):
-                s = dest[b]
-                if s < 0:
-                    continue
-                self._clock += 1
-                self._slot_time[s] = self._clock
-                if base[b] == s and deltas[b].size == 0:
-                    continue
-                self._slot_mask[s] = masks[b]
-                self._slot_packed[s] = np.packbits(masks[b])
-                self._slot_union[s] = (masks[b] | self._slot_union[base[b]]) if base[b] >= 0 \
-                    else masks[b]
-                self._slot_eps[s] = eps[b]
-                self._slot_used[s] = True
+            kept = dest >= 0
+            if not kept.any():
+                self._n_updates += int((base >= 0).sum())
+                self._n_scratch += int((base < 0).sum())
+                return
+            # the slots are distinct, so the clock ticks in batch order as before
+            ticks = self._clock + np.cumsum(kept)
+            self._clock = int(ticks[-1])
+            self._slot_time[dest[kept]] = ticks[kept]
+            changed = kept & ~((base == dest) & (delta_sizes == 0))
+            if changed.any():
+                ch = np.flatnonzero(changed)
+                slots = dest[ch]
+                self._slot_mask[slots] = masks[ch]
+                self._slot_packed[slots] = np.packbits(masks[ch], axis=1)
+                with_base = base[ch] >= 0
+                union = masks[ch].copy()
+                union[with_base] |= self._slot_union[base[ch][with_base]]
+                self._slot_union[slots] = union
+                self._slot_eps[slots] = eps[ch]
+                self._slot_used[slots] = True
             self._n_updates += int((base >= 0).sum())
             self._n_scratch += int((base < 0).sum())
 
+        empty = np.empty(0, np.int64)
+        delta_list = [deltas.get(b, empty) for b in range(B)]
+        touch_list = [touches.get(b, empty) for b in range(B)]
         plan = _kernels.Plan(
-            cols_flat=_concat(cols), cols_ptr=_pointers(cols), base=base, dest=dest,
-            delta_flat=_concat(deltas), delta_ptr=_pointers(deltas), n_add=n_add,
-            touch_flat=_concat(touches), touch_ptr=_pointers(touches), eps=eps)
+            cols_flat=cols_flat, cols_ptr=cols_ptr, base=base, dest=dest,
+            delta_flat=_concat(delta_list) if deltas else empty,
+            delta_ptr=_pointers(delta_list) if deltas else np.zeros(B + 1, np.int64),
+            n_add=n_add,
+            touch_flat=_concat(touch_list) if touches else empty,
+            touch_ptr=_pointers(touch_list) if touches else np.zeros(B + 1, np.int64),
+            eps=eps)
         return plan, commit
 
     def _base_matrix(self, mask):
@@ -462,7 +495,7 @@ class KNNEvaluator(Evaluator):
             commit = None
         with _parallel_context(self._threads()):
             _kernels.cv_predict_batch(self._data(float64=True), self._kernel_folds(), pool, plan,
-                                      1, False, _kernels.USE_NUMPY_BLAS)
+                                      1, False, self._row_seeds(1), _kernels.USE_NUMPY_BLAS)
         if commit is not None:
             commit()
         s = int(plan.dest[0])
@@ -564,6 +597,10 @@ class KNNEvaluator(Evaluator):
     def _cv_scores(self, pred):
         """Mean fold score of each row of ``pred`` (n_masks, n_rows), as scikit-learn."""
         correct = pred == self._row_labels
+        if self.metric == "accuracy" and self._fold_sizes.size == correct.shape[1]:
+            # leave-one-out: every fold score is 0 or 1, so their mean is the count of hits
+            # over the number of folds, exactly (integer sums are exact in any order)
+            return np.count_nonzero(correct, axis=1) / correct.shape[1]
         if self.metric == "accuracy":
             hits = np.add.reduceat(correct, self._bounds[:-1], axis=1)
             return (hits / self._fold_sizes).mean(axis=1)
@@ -631,28 +668,39 @@ class _parallel_context:
     the call and compete with numba's threads.
     """
 
-    _controller = None
+    _blas = None
 
     def __init__(self, threads):
         self.threads = threads
 
     def __enter__(self):
         import numba
-        from threadpoolctl import ThreadpoolController
 
-        if _parallel_context._controller is None:
-            _parallel_context._controller = ThreadpoolController()
+        if _parallel_context._blas is None:
+            from threadpoolctl import ThreadpoolController
+
+            # the BLAS libraries loaded now (numpy's and scipy's, which the kernels call)
+            _parallel_context._blas = ThreadpoolController().select(
+                user_api="blas").lib_controllers
         self._numba_before = numba.get_num_threads()
-        numba.set_num_threads(min(self.threads, numba.config.NUMBA_NUM_THREADS))
-        self._limit = _parallel_context._controller.limit(limits=1, user_api="blas")
-        self._limit.__enter__()
+        want = min(self.threads, numba.config.NUMBA_NUM_THREADS)
+        if want != self._numba_before:
+            numba.set_num_threads(want)
+        # threadpoolctl's own limit() costs about 40 us a call; the controllers are cached
+        self._blas_before = [lib.get_num_threads() for lib in _parallel_context._blas]
+        for lib, before in zip(_parallel_context._blas, self._blas_before):
+            if before is not None and before != 1:
+                lib.set_num_threads(1)
         return self
 
     def __exit__(self, *exc):
         import numba
 
-        self._limit.__exit__(*exc)
-        numba.set_num_threads(self._numba_before)
+        for lib, before in zip(_parallel_context._blas, self._blas_before):
+            if before is not None and before != 1:
+                lib.set_num_threads(before)
+        if numba.get_num_threads() != self._numba_before:
+            numba.set_num_threads(self._numba_before)
         return False
 
 

@@ -275,3 +275,63 @@ def test_a_new_process_loads_kernels_from_the_disk_cache():
                            check=True).stdout.split() for _ in range(2)]
     misses, hits = map(int, runs[1])
     assert (misses, hits) == (0, 1), runs
+
+
+def test_leave_one_out_scores_equal_sklearn_on_ties(sonar, rng):
+    # rounded data: many equal distances; the LOO fold mean is the hit count over n
+    X, y = sonar
+    X = np.round(X[::2] * 4) / 4  # 104 samples of both classes
+    y = y[::2]
+    ev = KNNEvaluator(X, y, n_neighbors=5, cv="loo", cache_size=0)
+    masks = rng.random((12, X.shape[1])) < 0.3
+    masks[:, 0] = True
+    ours = ev.score(masks)
+    for mask, value in zip(masks, ours):
+        ref = cross_val_score(KNeighborsClassifier(5), X[:, mask], y, cv=ev.folds).mean()
+        assert value == ref
+
+
+def test_scoring_restores_the_callers_thread_settings(sonar, rng):
+    import numba
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    X, y = sonar
+    ev = KNNEvaluator(X, y, n_neighbors=5, n_threads=1)
+    before = numba.get_num_threads()
+    with threadpool_limits(limits=2, user_api="blas"):
+        blas = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+        ev.score(rng.random((4, X.shape[1])) < 0.5)
+        assert [i["num_threads"] for i in threadpool_info()
+                if i["user_api"] == "blas"] == blas
+    assert numba.get_num_threads() == before
+
+
+@pytest.mark.parametrize("cv", [5, "loo"])
+def test_row_seeds_change_the_speed_not_the_scores(sonar, rng, cv):
+    # The scan skips candidates farther than the rows' seeds (k + 1 candidates of the row's
+    # fold from an earlier mask). Whatever candidates they are, the scores must not move: fill
+    # them with random distinct candidates, on rounded data full of equal distances.
+    X, y = sonar
+    X = np.round(X[::2] * 4) / 4
+    y = y[::2]
+    masks = rng.random((10, X.shape[1])) < 0.3
+    masks[:, 1] = True
+    ev = KNNEvaluator(X, y, n_neighbors=5, cv=cv, cache_size=0, n_threads=2)
+    ev.score(masks[:1])  # builds the fold layout
+    seeds = ev._row_seeds(2)
+    for t in range(seeds.shape[0]):
+        for r, q in enumerate(ev._rows):
+            cand = np.flatnonzero(ev._cand[ev._row_fold[r]])
+            seeds[t, r] = rng.choice(cand, size=seeds.shape[2], replace=False)
+    ours = np.concatenate([ev.score(masks[:6]), ev.score(masks[6])])
+    for mask, value in zip(masks[:7], ours):
+        ref = cross_val_score(KNeighborsClassifier(5), X[:, mask], y, cv=ev.folds).mean()
+        assert value == ref
+    # seeds that are exactly the rows' nearest (the same mask scored again): the bound is the
+    # (k+1)-th distance itself, and candidates equal to it must still be kept
+    for mask in masks[7:]:
+        first = ev.score(mask)
+        ev.clear_cache()
+        again = ev.score(mask)
+        ref = cross_val_score(KNeighborsClassifier(5), X[:, mask], y, cv=ev.folds).mean()
+        assert first[0] == again[0] == ref
