@@ -224,13 +224,19 @@ def test_write_results_holds_ctrl_c_back_until_all_files_are_in_place(result, tm
             signal.raise_signal(signal.SIGINT)  # Python's own handler: KeyboardInterrupt
 
     monkeypatch.setattr(comparison.os, "replace", replace_then_signal)
-    before = signal.getsignal(signal.SIGINT)
-    with pytest.raises(KeyboardInterrupt):
-        write_results(result, tmp_path)
+    # a process started in the background by a non-interactive shell ignores SIGINT: install
+    # Python's own handler for the test, whatever the runner inherited
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        before = signal.getsignal(signal.SIGINT)
+        with pytest.raises(KeyboardInterrupt):
+            write_results(result, tmp_path)
+        assert signal.getsignal(signal.SIGINT) is before
+    finally:
+        signal.signal(signal.SIGINT, inherited)
     assert len(moved) == 3
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fronts.csv", "fronts.png",
                                                           "results.csv"]
-    assert signal.getsignal(signal.SIGINT) is before
 
 
 def test_write_results_refuses_a_directory_in_place_of_a_file(result, tmp_path):
