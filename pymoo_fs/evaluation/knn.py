@@ -243,10 +243,11 @@ class KNNEvaluator(Evaluator):
         return 0 if self._pool is None else int(self._slot_used.sum())
 
     def clear_cache(self):
-        """Forget all cached scores and kept Gram matrices (the counters are kept)."""
+        """Forget all cached scores, kept Gram matrices and row seeds (the counters are kept)."""
         super().clear_cache()
         if self._pool is not None:
             self._slot_used[:] = False
+        self._seeds = None
 
     # ------------------------------------------------------------------ computation
     def _threads(self):
