@@ -17,3 +17,9 @@ def write_section(marker, text, path=RESULTS):
         body = body[:start].rstrip("\n") + "\n"
     path.write_text(body + text + rest)
     print(f"wrote {path}")
+
+
+def markdown_table(header, rows):
+    """A Markdown table: the ``header`` cells, a rule, then one line per row of cells (str)."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])

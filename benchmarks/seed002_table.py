@@ -19,6 +19,8 @@ import sys
 
 import numpy as np
 
+from _results import markdown_table
+
 from pymoo_fs.analysis import q_measure, rank_sum, selection_frequency
 from pymoo_fs.studies.report import load_results
 
@@ -125,8 +127,7 @@ def rows_of(directory, reference="SCTSOFS", centred="SCTSOFS-centred"):
 
 
 def main(directory):
-    rows = [HEADER, ["---"] * len(HEADER)] + rows_of(directory)
-    print("\n".join("| " + " | ".join(row) + " |" for row in rows))
+    print(markdown_table(HEADER, rows_of(directory)))
 
 
 if __name__ == "__main__":

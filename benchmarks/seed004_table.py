@@ -17,6 +17,8 @@ import sys
 
 import numpy as np
 
+from _results import markdown_table
+
 from pymoo_fs.studies.report import load_results, summary_tables
 
 #: dataset -> algorithm -> (test accuracy and sign, features and sign, minutes); spec §10.5
@@ -73,10 +75,7 @@ def rows_of(directory):
 
 
 def main(directories):
-    lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
-    for directory in directories:
-        lines += ["| " + " | ".join(row) + " |" for row in rows_of(directory)]
-    print("\n".join(lines))
+    print(markdown_table(HEADER, [row for d in directories for row in rows_of(d)]))
 
 
 if __name__ == "__main__":

@@ -384,8 +384,7 @@ class KNNEvaluator(Evaluator):
         rows_nz, cols_nz = np.nonzero(masks)
         sizes = np.bincount(rows_nz, minlength=B)
         cols_flat = cols_nz.astype(np.int64)
-        cols_ptr = np.zeros(B + 1, dtype=np.int64)
-        np.cumsum(sizes, out=cols_ptr[1:])
+        cols_ptr = _offsets(sizes)
         base = np.full(B, -1, dtype=np.int64)
         dest = np.full(B, -1, dtype=np.int64)
         eps = self._fresh_eps(sizes.astype(np.float64), self.precision == "float32")
@@ -416,9 +415,9 @@ class KNNEvaluator(Evaluator):
                 touches[b] = np.flatnonzero(masks[b] & ~self._slot_union[s])
                 if h == 0:
                     dest[b] = s
+        has_base = base >= 0
         if self._pool_slots:
             # a base no other mask of the batch uses is updated in place (saves moving it)
-            has_base = base >= 0
             if has_base.any():
                 users = np.bincount(base[has_base], minlength=self._slot_used.size)
                 alone = has_base & (users[np.where(has_base, base, 0)] == 1)
@@ -431,10 +430,10 @@ class KNNEvaluator(Evaluator):
             dest[need] = free[:need.size]
 
         def commit():
+            self._n_updates += int(has_base.sum())
+            self._n_scratch += B - int(has_base.sum())
             kept = dest >= 0
             if not kept.any():
-                self._n_updates += int((base >= 0).sum())
-                self._n_scratch += int((base < 0).sum())
                 return
             # the slots are distinct, so the clock ticks in batch order as before
             ticks = self._clock + np.cumsum(kept)
@@ -452,19 +451,15 @@ class KNNEvaluator(Evaluator):
                 self._slot_union[slots] = union
                 self._slot_eps[slots] = eps[ch]
                 self._slot_used[slots] = True
-            self._n_updates += int((base >= 0).sum())
-            self._n_scratch += int((base < 0).sum())
 
-        empty = np.empty(0, np.int64)
-        delta_list = [deltas.get(b, empty) for b in range(B)]
-        touch_list = [touches.get(b, empty) for b in range(B)]
+        # deltas and touches were filled in increasing mask order
+        touch_sizes = np.zeros(B, np.int64)
+        touch_sizes[list(touches)] = [t.size for t in touches.values()]
         plan = _kernels.Plan(
             cols_flat=cols_flat, cols_ptr=cols_ptr, base=base, dest=dest,
-            delta_flat=_concat(delta_list) if deltas else empty,
-            delta_ptr=_pointers(delta_list) if deltas else np.zeros(B + 1, np.int64),
+            delta_flat=_concat(list(deltas.values())), delta_ptr=_offsets(delta_sizes),
             n_add=n_add,
-            touch_flat=_concat(touch_list) if touches else empty,
-            touch_ptr=_pointers(touch_list) if touches else np.zeros(B + 1, np.int64),
+            touch_flat=_concat(list(touches.values())), touch_ptr=_offsets(touch_sizes),
             eps=eps)
         return plan, commit
 
@@ -729,7 +724,14 @@ def _concat(parts):
 
 
 def _pointers(parts):
-    return np.cumsum([0] + [p.size for p in parts]).astype(np.int64)
+    return _offsets([p.size for p in parts])
+
+
+def _offsets(sizes):
+    """Start offsets of consecutive parts of the given sizes, and the total: int64 (n + 1,)."""
+    out = np.zeros(len(sizes) + 1, dtype=np.int64)
+    np.cumsum(sizes, out=out[1:])
+    return out
 
 
 def _default_memory_limit():
