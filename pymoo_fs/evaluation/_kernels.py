@@ -80,7 +80,7 @@ def _syrk_prototype(real):
 
 
 def _numpy_cblas_addresses():
-    """Addresses of numpy's bundled OpenBLAS ``cblas_?syrk`` and ``cblas_dgemm`` (ILP64)."""
+    """Addresses of numpy's bundled OpenBLAS ``cblas_?syrk`` and ``cblas_?gemm`` (ILP64)."""
     try:
         from threadpoolctl import threadpool_info
 
@@ -95,9 +95,10 @@ def _numpy_cblas_addresses():
             d = ctypes.cast(lib.scipy_cblas_dsyrk64_, ctypes.c_void_p).value
             s = ctypes.cast(lib.scipy_cblas_ssyrk64_, ctypes.c_void_p).value
             g = ctypes.cast(lib.scipy_cblas_dgemm64_, ctypes.c_void_p).value
+            sg = ctypes.cast(lib.scipy_cblas_sgemm64_, ctypes.c_void_p).value
         except (OSError, AttributeError):
             continue
-        return d, s, g
+        return d, s, g, sg
     return None
 
 
@@ -111,14 +112,15 @@ _found = None if os.environ.get("PYMOO_FS_SCIPY_BLAS") else _numpy_cblas_address
 USE_NUMPY_BLAS = _found is not None
 _stubs = (_syrk_prototype(ctypes.c_double)(_unavailable),
           _syrk_prototype(ctypes.c_float)(_unavailable),
-          ctypes.CFUNCTYPE(None)(_unavailable))
+          ctypes.CFUNCTYPE(None)(_unavailable), ctypes.CFUNCTYPE(None)(_unavailable))
 _cblas_addresses = _found or tuple(ctypes.cast(f, ctypes.c_void_p).value for f in _stubs)
 llvm.add_symbol("pymoo_fs_cblas_dsyrk", _cblas_addresses[0])
 llvm.add_symbol("pymoo_fs_cblas_ssyrk", _cblas_addresses[1])
 llvm.add_symbol("pymoo_fs_cblas_dgemm", _cblas_addresses[2])
+llvm.add_symbol("pymoo_fs_cblas_sgemm", _cblas_addresses[3])
 # scipy's BLAS: the fallback for the Gram products, and the routines scikit-learn itself calls
 # (its brute-force neighbour search uses scipy's ddot and dgemm), for the exact path
-for _name in ("dsyrk", "ssyrk", "dgemm", "ddot"):
+for _name in ("dsyrk", "ssyrk", "dgemm", "sgemm", "ddot"):
     llvm.add_symbol(f"pymoo_fs_{_name}", _capsule_address(_name))
 
 
@@ -167,32 +169,39 @@ def _cblas_syrk_intrinsic(symbol, real):
     return call
 
 
-@intrinsic
-def _cblas_dgemm_tn(typingctx, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc):
+def _cblas_gemm_tn_intrinsic(symbol, real):
     """Row-major ``C (m, n) = alpha A^T B + beta C`` for ``A`` (k, m), ``B`` (k, n) (ILP64)."""
-    sig = types.void(types.int64, types.int64, types.int64, types.float64, types.voidptr,
-                     types.int64, types.voidptr, types.int64, types.float64, types.voidptr,
-                     types.int64)
 
-    def codegen(context, builder, signature, args):
-        fnty = ir.FunctionType(ir.VoidType(), [_I32, _I32, _I32, _I64, _I64, _I64,
-                                               ir.DoubleType(), _PTR, _I64, _PTR, _I64,
-                                               ir.DoubleType(), _PTR, _I64])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "pymoo_fs_cblas_dgemm")
-        m_, n_, k_, al, a_, lda_, b_, ldb_, be, c_, ldc_ = args
-        row_major, trans, notrans = (ir.Constant(_I32, v) for v in (101, 112, 111))
-        builder.call(fn, [row_major, trans, notrans, m_, n_, k_, al, a_, lda_, b_, ldb_, be, c_,
-                          ldc_])
+    @intrinsic
+    def call(typingctx, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc):
+        nb_real = types.float64 if real is ir.DoubleType else types.float32
+        sig = types.void(types.int64, types.int64, types.int64, nb_real, types.voidptr,
+                         types.int64, types.voidptr, types.int64, nb_real, types.voidptr,
+                         types.int64)
 
-    return sig, codegen
+        def codegen(context, builder, signature, args):
+            fnty = ir.FunctionType(ir.VoidType(), [_I32, _I32, _I32, _I64, _I64, _I64, real(),
+                                                   _PTR, _I64, _PTR, _I64, real(), _PTR, _I64])
+            fn = cgutils.get_or_insert_function(builder.module, fnty, symbol)
+            m_, n_, k_, al, a_, lda_, b_, ldb_, be, c_, ldc_ = args
+            row_major, trans, notrans = (ir.Constant(_I32, v) for v in (101, 112, 111))
+            builder.call(fn, [row_major, trans, notrans, m_, n_, k_, al, a_, lda_, b_, ldb_, be,
+                              c_, ldc_])
+
+        return sig, codegen
+
+    return call
 
 
 _dsyrk = _fortran_intrinsic("pymoo_fs_dsyrk", 10)
 _ssyrk = _fortran_intrinsic("pymoo_fs_ssyrk", 10)
 _dgemm = _fortran_intrinsic("pymoo_fs_dgemm", 13)
+_sgemm = _fortran_intrinsic("pymoo_fs_sgemm", 13)
 _ddot = _fortran_intrinsic("pymoo_fs_ddot", 5, returns_double=True)
 _cblas_dsyrk = _cblas_syrk_intrinsic("pymoo_fs_cblas_dsyrk", ir.DoubleType)
 _cblas_ssyrk = _cblas_syrk_intrinsic("pymoo_fs_cblas_ssyrk", ir.FloatType)
+_cblas_dgemm_tn = _cblas_gemm_tn_intrinsic("pymoo_fs_cblas_dgemm", ir.DoubleType)
+_cblas_sgemm_tn = _cblas_gemm_tn_intrinsic("pymoo_fs_cblas_sgemm", ir.FloatType)
 
 
 @nb.njit(cache=True)
@@ -246,22 +255,35 @@ def gram_t(AT, C, use_numpy_blas):
 
 
 @nb.njit(cache=True)
-def _gemm_tn(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, use_numpy_blas):
-    """Row-major float64 ``C (m, n) = alpha A^T B + beta C``; ``A`` (k, m), ``B`` (k, n).
+def _gemm_tn(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, single, use_numpy_blas):
+    """Row-major ``C (m, n) = alpha A^T B + beta C``; ``A`` (k, m), ``B`` (k, n).
 
-    ``A``, ``B`` and ``C`` are passed as pointers (``.ctypes``) with their leading dimensions.
+    ``A``, ``B`` and ``C`` are passed as pointers (``.ctypes``) with their leading dimensions;
+    all three are float32 with ``single``, else float64.
     """
     if use_numpy_blas:
-        _cblas_dgemm_tn(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc)
+        if single:
+            _cblas_sgemm_tn(m, n, k, np.float32(alpha), A, lda, B, ldb, np.float32(beta), C, ldc)
+        else:
+            _cblas_dgemm_tn(m, n, k, np.float64(alpha), A, lda, B, ldb, np.float64(beta), C,
+                            ldc)
         return
     # column-major view: C^T (n, m) = B^T (n, k) A (k, m)
     ta = np.array([ord("N")], dtype=np.uint8)
     tb = np.array([ord("T")], dtype=np.uint8)
     dims = _int32s(n, m, k, ldb, lda, ldc)
-    al = np.full(1, alpha)
-    be = np.full(1, beta)
-    _dgemm(ta.ctypes, tb.ctypes, dims[0:].ctypes, dims[1:].ctypes, dims[2:].ctypes, al.ctypes,
-           B, dims[3:].ctypes, A, dims[4:].ctypes, be.ctypes, C, dims[5:].ctypes)
+    if single:
+        al32 = np.full(1, alpha, dtype=np.float32)
+        be32 = np.full(1, beta, dtype=np.float32)
+        _sgemm(ta.ctypes, tb.ctypes, dims[0:].ctypes, dims[1:].ctypes, dims[2:].ctypes,
+               al32.ctypes, B, dims[3:].ctypes, A, dims[4:].ctypes, be32.ctypes, C,
+               dims[5:].ctypes)
+    else:
+        al = np.full(1, alpha)
+        be = np.full(1, beta)
+        _dgemm(ta.ctypes, tb.ctypes, dims[0:].ctypes, dims[1:].ctypes, dims[2:].ctypes,
+               al.ctypes, B, dims[3:].ctypes, A, dims[4:].ctypes, be.ctypes, C,
+               dims[5:].ctypes)
 
 
 @nb.njit(cache=True)
@@ -303,9 +325,9 @@ Folds = namedtuple("Folds", [
     "srow_ptr",   # int64 (n + 1,): ... the rows of sample q are srow[srow_ptr[q]:srow_ptr[q+1]]
     "all_rows",   # int64 (R,): 0 .. R - 1
 ])
-#: kept Gram matrices (float64), one slot per kept mask
+#: kept Gram matrices, one slot per kept mask
 Pool = namedtuple("Pool", [
-    "G",    # (P, n, n) Gram matrices of the centred data, both triangles
+    "G",    # (P, n, n) Gram matrices of the centred data, both triangles, dtype of Data.Xgt
     "sq",   # (P, n) their diagonals
     "m2",   # (P, n) squared centred row norms over every feature the matrix ever held
     "r2",   # (P, n) the same for the raw rows
@@ -325,8 +347,9 @@ _U64 = np.finfo(np.float64).eps / 2
 _U32 = float(np.finfo(np.float32).eps) / 2
 _SAFETY = 4.0
 _DBL_MAX = np.finfo(np.float64).max
-#: rows per panel of an incremental update (the panel stays in cache between copy and GEMM)
-_PANEL = 32
+#: most rows per panel of an incremental update: a few hundred rows keep each GEMM efficient
+#: (a panel of 32 repacked the right operand 40 times per matrix on mfeat: 15-20 % slower)
+_PANEL = 256
 
 
 @nb.njit(cache=True, inline="always")
@@ -361,11 +384,12 @@ def _gram_scratch(Xgt, Xct, Xt, cols, AT, G, sq, m2, r2, use_numpy_blas):
 
 
 @nb.njit(cache=True)
-def _delta_operands(Xct, delta, n_add, L, R):
-    """``L`` = the changed centred columns (transposed), ``R`` = the same with removed ones
-    negated, so that ``G_new = G_base + L^T R``."""
+def _delta_operands(Xgt, delta, n_add, L, R):
+    """``L`` = the changed centred columns (transposed, in the precision of ``Xgt`` and of the
+    Gram matrices), ``R`` = the same with removed ones negated, so that
+    ``G_new = G_base + L^T R``."""
     for c in range(delta.size):
-        L[c, :] = Xct[delta[c], :]
+        L[c, :] = Xgt[delta[c], :]
         if c < n_add:
             R[c, :] = L[c, :]
         else:
@@ -373,54 +397,59 @@ def _delta_operands(Xct, delta, n_add, L, R):
 
 
 @nb.njit(cache=True)
-def _update_vectors(Xct, Xt, pool, base, dest_sq, dest_m2, dest_r2, L, n_add, touch):
+def _update_vectors(Xct, Xt, pool, base, dest_sq, dest_m2, dest_r2, delta, n_add, touch):
     """``sq``, ``m2`` and ``r2`` of an update (see :func:`_update_panels`); may be in place.
 
-    ``m2`` and ``r2`` grow by the columns in ``touch`` that the base matrix never held: they
-    bound the row norms over every feature the chain of updates touched (see Notes of
-    :func:`_predict_rows`).
+    ``sq`` (the diagonal) is updated in float64 from the changed columns ``delta`` (the added
+    ones first) whatever the precision of the matrices. ``m2`` and ``r2`` grow by the columns
+    in ``touch`` that the base matrix never held: they bound the row norms over every feature
+    the chain of updates touched (see Notes of :func:`_predict_rows`).
     """
     n = dest_sq.size
-    k = L.shape[0]
     for i in range(n):
-        s = pool.sq[base, i]
-        for c in range(k):
-            v = L[c, i] * L[c, i]
-            s = s + v if c < n_add else s - v
-        a = pool.m2[base, i]
-        b = pool.r2[base, i]
-        for c in range(touch.size):
-            xc = Xct[touch[c], i]
-            x = Xt[touch[c], i]
-            a += xc * xc
-            b += x * x
-        dest_sq[i] = s
-        dest_m2[i] = a
-        dest_r2[i] = b
+        dest_sq[i] = pool.sq[base, i]
+        dest_m2[i] = pool.m2[base, i]
+        dest_r2[i] = pool.r2[base, i]
+    # column by column: each row's sum runs over the columns in the same order as a loop over
+    # columns per row would, reading contiguous rows of ``Xct``
+    for c in range(delta.size):
+        x = Xct[delta[c]]
+        if c < n_add:
+            for i in range(n):
+                dest_sq[i] += x[i] * x[i]
+        else:
+            for i in range(n):
+                dest_sq[i] -= x[i] * x[i]
+    for c in range(touch.size):
+        xc = Xct[touch[c]]
+        x = Xt[touch[c]]
+        for i in range(n):
+            dest_m2[i] += xc[i] * xc[i]
+            dest_r2[i] += x[i] * x[i]
 
 
 @nb.njit(cache=True)
-def _update_panels(Gb, G, sq, m2, r2, L, R, p_lo, p_hi, predict, eps, g_sk, Xc, cols, folds,
+def _update_panels(Gb, G, sq, m2, r2, L, R, i_lo, i_hi, predict, eps, g_sk, Xc, cols, folds,
                    pred, unc, seeds, use_numpy_blas):
-    """Panels ``[p_lo, p_hi)`` of ``G = Gb + L^T R`` (see :func:`_delta_operands`), cost
+    """Rows ``[i_lo, i_hi)`` of ``G = Gb + L^T R`` (see :func:`_delta_operands`), cost
     O(n^2 |delta|); ``G`` may be ``Gb`` itself (in place).
 
-    Each panel of :data:`_PANEL` rows is copied from the base matrix (unless in place),
-    updated by one GEMM while it is in cache, and, with ``predict``, the rows of its samples
-    are predicted right away (:func:`_predict_rows`; ``sq``, ``m2``, ``r2`` must be complete).
+    The rows go in panels of at most :data:`_PANEL`: each is copied from the base matrix (unless
+    in place) and updated by one GEMM, and, with ``predict``, the rows of its samples are
+    predicted right away (:func:`_predict_rows`; ``sq``, ``m2``, ``r2`` must be complete).
     """
     n = G.shape[0]
     k = L.shape[0]
     same = Gb.ctypes.data == G.ctypes.data
-    for p in range(p_lo, p_hi):
-        i0 = p * _PANEL
-        i1 = min(n, i0 + _PANEL)
+    single = G.itemsize == 4
+    for i0 in range(i_lo, i_hi, _PANEL):
+        i1 = min(i_hi, i0 + _PANEL)
         if not same:
             for i in range(i0, i1):
                 G[i, :] = Gb[i, :]
         if k > 0:
             _gemm_tn(i1 - i0, n, k, 1.0, L[:, i0:].ctypes, n, R.ctypes, n, 1.0, G[i0:].ctypes, n,
-                     use_numpy_blas)
+                     single, use_numpy_blas)
         if predict:
             rows = folds.srow[folds.srow_ptr[i0]:folds.srow_ptr[i1]]
             _predict_rows(G, sq, m2, r2, eps, g_sk, Xc, cols, folds, rows, pred, unc, seeds)
@@ -558,7 +587,9 @@ def _predict_rows(G, sq, m2, r2, eps, g_sk, Xc, cols, folds, rows, pred, unc, se
     scan skips those without inserting them: the kept list, ties in index order included, is
     exactly that of the full scan, and the insertions (mispredicted branches, the cost of the
     scan on varied data) fall from about 26-29 to 10-12 per row on musk1 and sonar. Any
-    content of ``seeds`` gives the same result; only the speed depends on it.
+    content of ``seeds`` gives the same result; only the speed depends on it. ``seeds[r, k + 1]``
+    counts the times row ``r``'s float32 band was re-measured in float64 (the evaluator's
+    choice of precision reads it).
     """
     n = G.shape[0]
     k = folds.k
@@ -628,6 +659,7 @@ def _predict_rows(G, sq, m2, r2, eps, g_sk, Xc, cols, folds, rows, pred, unc, se
             ok, t_u = _certify(Lb, Ub, lab, c, k, counts, tmp)
             if not ok and f32:
                 # float32 products: re-measure the candidates not surely out in float64
+                seeds[r, K] += 1
                 c2 = 0
                 for p in range(c):
                     if Lb[p] <= t_u:
@@ -921,9 +953,9 @@ def _mask_predict(data, folds, pool, plan, b, G, sq, m2, r2, AT, L, R, predict, 
     touch = plan.touch_flat[plan.touch_ptr[b]:plan.touch_ptr[b + 1]]
     Lv = L[: n * delta.size].reshape((delta.size, n))
     Rv = R[: n * delta.size].reshape((delta.size, n))
-    _delta_operands(data.Xct, delta, plan.n_add[b], Lv, Rv)
-    _update_vectors(data.Xct, data.Xt, pool, base, sq, m2, r2, Lv, plan.n_add[b], touch)
-    _update_panels(pool.G[base], G, sq, m2, r2, Lv, Rv, 0, (n + _PANEL - 1) // _PANEL, predict,
+    _delta_operands(data.Xgt, delta, plan.n_add[b], Lv, Rv)
+    _update_vectors(data.Xct, data.Xt, pool, base, sq, m2, r2, delta, plan.n_add[b], touch)
+    _update_panels(pool.G[base], G, sq, m2, r2, Lv, Rv, 0, n, predict,
                    eps, g_sk, data.Xc, cols, folds, pred, unc, seeds, use_numpy_blas)
 
 
@@ -946,15 +978,15 @@ def cv_predict_batch(data, folds, pool, plan, n_groups, predict, seeds, use_nump
     data : Data
     folds : Folds
     pool : Pool
-        Kept float64 Gram matrices; read at ``plan.base``, written at ``plan.dest`` (the caller
-        makes sure no slot is both read and written in one batch).
+        Kept Gram matrices (in the precision of ``data.Xgt``); read at ``plan.base``, written
+        at ``plan.dest`` (the caller makes sure no slot is both read and written in one batch).
     plan : Plan
         One entry per mask; masks without a ``dest`` slot use a scratch matrix of the thread.
     n_groups : int
         Masks are dealt to ``n_groups`` parallel groups, one thread each.
     predict : bool
         False builds the matrices only (for :meth:`KNNEvaluator.score_flips`).
-    seeds : int64 (at least n_groups, R, k + 1)
+    seeds : int64 (at least n_groups, R, k + 2)
         Group ``g`` reads and writes ``seeds[g]`` (see :func:`_predict_rows`).
     use_numpy_blas : bool
         :data:`USE_NUMPY_BLAS`.
@@ -976,8 +1008,8 @@ def cv_predict_batch(data, folds, pool, plan, n_groups, predict, seeds, use_nump
     max_m, max_d = _plan_sizes(plan)
     for g in nb.prange(n_groups):
         AT = np.empty(n * max_m, dtype=data.Xgt.dtype)
-        L = np.empty(n * max_d)
-        Rm = np.empty(n * max_d)
+        L = np.empty(n * max_d, dtype=data.Xgt.dtype)
+        Rm = np.empty(n * max_d, dtype=data.Xgt.dtype)
         Gt = np.empty((n, n), dtype=data.Xgt.dtype)
         sqt = np.empty(n)
         m2t = np.empty(n)
@@ -1003,7 +1035,7 @@ def cv_predict_one(data, folds, pool, plan, n_chunks, seeds, use_numpy_blas):
     """Certified CV predictions of one mask (``plan`` of length 1), split over the threads.
 
     An update runs its panels (with their rows) in parallel; a matrix from scratch is one
-    BLAS call, then its rows are split into ``n_chunks`` chunks (``seeds``: int64 (R, k + 1),
+    BLAS call, then its rows are split into ``n_chunks`` chunks (``seeds``: int64 (R, k + 2),
     see :func:`_predict_rows`; the chunks own disjoint rows). Returns ``pred`` int64 (R,),
     ``unc`` bool (R,) and ``n_unc`` as :func:`cv_predict_batch`.
     """
@@ -1019,7 +1051,7 @@ def cv_predict_one(data, folds, pool, plan, n_chunks, seeds, use_numpy_blas):
         m2 = pool.m2[d]
         r2 = pool.r2[d]
     else:
-        G = np.empty((n, n))
+        G = np.empty((n, n), dtype=data.Xgt.dtype)
         sq = np.empty(n)
         m2 = np.empty(n)
         r2 = np.empty(n)
@@ -1029,30 +1061,20 @@ def cv_predict_one(data, folds, pool, plan, n_chunks, seeds, use_numpy_blas):
     delta = plan.delta_flat[plan.delta_ptr[0]:plan.delta_ptr[1]]
     if base >= 0 and not (base == d and delta.size == 0):
         touch = plan.touch_flat[plan.touch_ptr[0]:plan.touch_ptr[1]]
-        L = np.empty((delta.size, n))
-        Rm = np.empty((delta.size, n))
-        _delta_operands(data.Xct, delta, plan.n_add[0], L, Rm)
-        _update_vectors(data.Xct, data.Xt, pool, base, sq, m2, r2, L, plan.n_add[0], touch)
-        n_panels = (n + _PANEL - 1) // _PANEL
-        step = (n_panels + n_chunks - 1) // n_chunks
+        L = np.empty((delta.size, n), dtype=data.Xgt.dtype)
+        Rm = np.empty((delta.size, n), dtype=data.Xgt.dtype)
+        _delta_operands(data.Xgt, delta, plan.n_add[0], L, Rm)
+        _update_vectors(data.Xct, data.Xt, pool, base, sq, m2, r2, delta, plan.n_add[0], touch)
+        step = (n + n_chunks - 1) // n_chunks
         for c in nb.prange(n_chunks):
-            _update_panels(pool.G[base], G, sq, m2, r2, L, Rm, c * step,
-                           min(n_panels, (c + 1) * step), True, eps, g_sk, data.Xc, cols, folds,
-                           pred, unc, seeds, use_numpy_blas)
+            _update_panels(pool.G[base], G, sq, m2, r2, L, Rm, min(n, c * step),
+                           min(n, (c + 1) * step), True, eps, g_sk, data.Xc, cols, folds, pred,
+                           unc, seeds, use_numpy_blas)
     else:
-        if base < 0 and data.Xgt.itemsize == 8:
-            AT = np.empty((cols.size, n))
+        if base < 0:
+            AT = np.empty((cols.size, n), dtype=data.Xgt.dtype)
             _gram_scratch(data.Xgt, data.Xct, data.Xt, cols, AT, G, sq, m2, r2, use_numpy_blas)
-        if data.Xgt.itemsize == 8:
-            _rows_parallel(G, sq, m2, r2, eps, g_sk, data, cols, folds, n_chunks, pred, unc,
-                           seeds)
-        else:
-            AT32 = np.empty((cols.size, n), dtype=data.Xgt.dtype)
-            G32 = np.empty((n, n), dtype=data.Xgt.dtype)
-            _gram_scratch(data.Xgt, data.Xct, data.Xt, cols, AT32, G32, sq, m2, r2,
-                          use_numpy_blas)
-            _rows_parallel(G32, sq, m2, r2, eps, g_sk, data, cols, folds, n_chunks, pred, unc,
-                           seeds)
+        _rows_parallel(G, sq, m2, r2, eps, g_sk, data, cols, folds, n_chunks, pred, unc, seeds)
     n_unc = np.zeros(1, dtype=np.int64)
     n_unc[0] = unc.sum()
     return pred, unc, n_unc

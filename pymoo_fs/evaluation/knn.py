@@ -199,6 +199,7 @@ class KNNEvaluator(Evaluator):
         self.scoring = self.metric = check_choice("scoring", scoring, _SCORINGS)
         self.backend = check_choice("backend", backend, _BACKENDS)
         self.precision = check_choice("precision", precision, _PRECISIONS)
+        self._itemsize = 4 if self.precision == "float32" else 8  # of the Gram matrices
         self.n_threads = None if n_threads is None else check_int("n_threads", n_threads, low=1)
         self.memory_limit = _check_bytes("memory_limit", memory_limit)
         if not isinstance(incremental, (bool, np.bool_)):
@@ -235,7 +236,8 @@ class KNNEvaluator(Evaluator):
     @property
     def memory_estimate(self):
         """int: bytes of work arrays the evaluator may allocate (see Notes)."""
-        return self._memory_without_pool() + self._pool_slots * _slot_bytes(self.n_samples)
+        return self._memory_without_pool() + self._pool_slots * _slot_bytes(self.n_samples,
+                                                                             self._itemsize)
 
     @property
     def n_kept_matrices(self):
@@ -289,11 +291,13 @@ class KNNEvaluator(Evaluator):
 
     def _row_seeds(self, threads):
         """Per thread, each CV row's k + 1 nearest candidates under an earlier mask (int64,
-        (threads, n_rows, k + 1), -1 = none yet): the kernels' scan skips every candidate
-        farther than these (see ``_kernels._predict_rows``; the scores never depend on them)."""
+        (threads, n_rows, k + 2), -1 = none yet): the kernels' scan skips every candidate
+        farther than these (see ``_kernels._predict_rows``; the scores never depend on them).
+        The last column counts the row's float32 bands re-measured in float64."""
         if self._seeds is None or self._seeds.shape[0] < threads:
-            self._seeds = np.full((threads, self._rows.size, self.n_neighbors + 1), -1,
+            self._seeds = np.full((threads, self._rows.size, self.n_neighbors + 2), -1,
                                   dtype=np.int64)
+            self._seeds[:, :, -1] = 0
         return self._seeds
 
     def _compute_flips(self, mask, features):
@@ -330,7 +334,7 @@ class KNNEvaluator(Evaluator):
 
     # ------------------------------------------------------------------ kept matrices
     def _choose_pool_slots(self):
-        if not self.incremental or self.backend == "numpy" or self.precision == "float32":
+        if not self.incremental or self.backend == "numpy":
             return 0
         n = self.n_samples
         if self.pool_memory is None:
@@ -338,7 +342,7 @@ class KNNEvaluator(Evaluator):
             budget = min(_DEFAULT_POOL_MEMORY, max(0, left) // 2)
         else:
             budget = self.pool_memory
-        slots = min(_MAX_POOL_SLOTS, int(budget // _slot_bytes(n)))
+        slots = min(_MAX_POOL_SLOTS, int(budget // _slot_bytes(n, self._itemsize)))
         return slots if slots >= 2 else 0
 
     def _memory_without_pool(self):
@@ -352,8 +356,8 @@ class KNNEvaluator(Evaluator):
         if self._pool is None:
             n, D = self.X.shape
             P = max(self._pool_slots, 1)
-            self._pool = _kernels.Pool(G=np.empty((P, n, n)) if self._pool_slots else
-                                       np.empty((1, 1, 1)),
+            shape = (P, n, n) if self._pool_slots else (1, 1, 1)
+            self._pool = _kernels.Pool(G=np.empty(shape, dtype=self._Xgt.dtype),
                                        sq=np.empty((P, n)), m2=np.empty((P, n)),
                                        r2=np.empty((P, n)))
             self._slot_mask = np.zeros((P, D), dtype=bool)
@@ -369,6 +373,11 @@ class KNNEvaluator(Evaluator):
         if float32:
             return _gamma(m + 3.0, _U32)
         return _gamma(m + 2.0, _U64)
+
+    def _update_eps(self, h, float32=False):
+        """Error added by an update of ``h`` columns (its operands rounded to float32 first with
+        ``float32``): a GEMM of ``h`` terms added to the kept entry."""
+        return _gamma(h + 4.0, _U32 if float32 else _U64) if h else 0.0
 
     def _plan(self, masks):
         """How to build each mask's Gram matrix: from scratch or from the nearest kept one.
@@ -387,12 +396,13 @@ class KNNEvaluator(Evaluator):
         cols_ptr = _offsets(sizes)
         base = np.full(B, -1, dtype=np.int64)
         dest = np.full(B, -1, dtype=np.int64)
-        eps = self._fresh_eps(sizes.astype(np.float64), self.precision == "float32")
+        single = self.precision == "float32"
+        eps = self._fresh_eps(sizes.astype(np.float64), single)
         deltas, touches = {}, {}
         n_add = np.zeros(B, np.int64)
         delta_sizes = np.zeros(B, np.int64)
         used = np.flatnonzero(self._slot_used) if self._pool_slots else np.empty(0, np.int64)
-        overhead = _UPDATE_OVERHEAD[8 * self.n_samples ** 2 > _CACHE_BYTES]
+        overhead = _UPDATE_OVERHEAD[self._itemsize * self.n_samples ** 2 > _CACHE_BYTES]
         if used.size:
             packed = np.packbits(masks, axis=1)
             ham = _POPCOUNT[packed[:, None, :] ^ self._slot_packed[used][None, :, :]].sum(axis=2)
@@ -402,8 +412,8 @@ class KNNEvaluator(Evaluator):
             for b in np.flatnonzero((2 * h_near + overhead < sizes) | (h_near == 0)).tolist():
                 s = used[nearest[b]]
                 h = int(h_near[b])
-                e = self._slot_eps[s] + (_gamma(h + 4.0, _U64) if h else 0.0)
-                if e > _CHAIN_LIMIT * self._fresh_eps(sizes[b]):
+                e = self._slot_eps[s] + self._update_eps(h, single)
+                if e > _CHAIN_LIMIT * self._fresh_eps(sizes[b], single):
                     continue
                 added = np.flatnonzero(masks[b] & ~self._slot_mask[s])
                 removed = np.flatnonzero(~masks[b] & self._slot_mask[s])
@@ -475,7 +485,7 @@ class KNNEvaluator(Evaluator):
         if not mask.any():
             zeros = np.zeros((n, n))
             return zeros, zeros[0], zeros[0], zeros[0], 0.0
-        if self._pool_slots:
+        if self._pool_slots and self.precision == "float64":
             pool = self._pool_arrays()
             plan, commit = self._plan(mask[None, :])
         else:
@@ -710,8 +720,9 @@ def _check_bytes(name, value, zero=False):
     return value
 
 
-def _slot_bytes(n):
-    return 8 * (n * n + 4 * n)
+def _slot_bytes(n, itemsize=8):
+    """Bytes of one kept matrix: the n x n Gram matrix and four float64 vectors."""
+    return itemsize * n * n + 8 * 4 * n
 
 
 def _gamma(m, u):
