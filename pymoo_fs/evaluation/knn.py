@@ -11,11 +11,19 @@ from pymoo_fs.evaluation.base import Evaluator, check_float32_range, flip_rows
 
 _SCORINGS = ("accuracy", "balanced_accuracy")
 _BACKENDS = ("numba", "numpy")
-_PRECISIONS = ("float64", "float32")
+_PRECISIONS = ("auto", "float64", "float32")
+#: precision="auto" leaves float32 once this fraction of the rows scored needed their float32
+#: rounding band re-measured in float64 (and were then certified)...
+_AUTO_REFINED = 0.02
+#: ...counted over at least this many masks' worth of rows
+_AUTO_MIN_MASKS = 4
 #: sorted nearest candidates kept per row for score_flips (scans rarely go past 40)
 _FLIP_PREFIX = 64
 #: most Gram matrices kept for incremental updates
 _MAX_POOL_SLOTS = 64
+#: with float32 products, most float64 matrices kept for score_flips (a local search moves
+#: from a scored mask to a neighbour and scores its flips: a few bases at a time)
+_FLIP_POOL_SLOTS = 4
 #: default bytes for kept Gram matrices (at most; and at most half of what memory_limit leaves)
 _DEFAULT_POOL_MEMORY = 2**30
 #: an update of |delta| columns costs about 2 |delta| + overhead columns from scratch (GEMM on
@@ -79,17 +87,22 @@ class KNNEvaluator(Evaluator):
     backend : {"numba", "numpy"}, default="numba"
         The compiled kernels, or the plain-numpy reference implementation (slower; same
         scores).
-    precision : {"float64", "float32"}, default="float64"
-        Precision of the Gram products of :meth:`score` (compiled backend). float32 doubles
-        the matrix-multiply throughput; its wider rounding band is certified in float64 (the
-        band members' distances are recomputed exactly), so scores stay equal to
-        scikit-learn's. :meth:`score_flips` and :meth:`holdout_score` always use float64.
+    precision : {"auto", "float64", "float32"}, default="auto"
+        Precision of the Gram products of :meth:`score` (compiled backend); the scores are
+        scikit-learn's in every case. float32 doubles the matrix-multiply throughput; its
+        wider rounding band is certified in float64 (the band members' distances are
+        recomputed exactly). ``"auto"`` starts in float32 (float64 where float32 cannot hold
+        the squared distances of ``X``) and moves to float64 for good once more than 2 % of
+        the rows scored needed that float64 re-measurement (data whose row norms span orders of
+        magnitude, where float32 measured up to 4x slower); :attr:`gram_precision` tells which
+        is in use. :meth:`score_flips` and :meth:`holdout_score` always use float64.
     incremental : bool, default=True
         Keep the Gram matrices of recently scored masks and build a new mask's matrix from the
-        nearest kept one (fewest differing features) when that is cheaper (float64 only).
-        Scores are the same either way; see Notes.
+        nearest kept one (fewest differing features) when that is cheaper, in the precision of
+        the products. Scores are the same either way; see Notes.
     pool_memory : int, optional
-        Bytes for the kept matrices (``8 (n_samples^2 + 4 n_samples)`` each, at most 64);
+        Bytes for the kept matrices (``b n_samples^2 + 32 n_samples`` each, b = 4 bytes in
+        float32 and 8 in float64, at most 64);
         default: 1 GiB or half of what ``memory_limit`` leaves, whichever is smaller. Fewer
         than two matrices' worth turns the incremental path off.
 
@@ -108,6 +121,8 @@ class KNNEvaluator(Evaluator):
         Number of masks answered without computation: from the cache, as a repeat within one
         call, or because they are empty. ``n_evaluations + n_cache_hits`` is the number of
         masks asked for.
+    gram_precision : str
+        ``"float32"`` or ``"float64"``: the precision of the Gram products now.
     n_kept_matrices : int
         Gram matrices kept for incremental updates now.
 
@@ -194,12 +209,11 @@ class KNNEvaluator(Evaluator):
 
     def __init__(self, X, y, n_neighbors=5, cv=10, random_state=0, scoring="accuracy",
                  cache_size=100_000, memory_limit=None, n_threads=None, backend="numba",
-                 precision="float64", incremental=True, pool_memory=None):
+                 precision="auto", incremental=True, pool_memory=None):
         self.n_neighbors = check_positive_int("n_neighbors", n_neighbors)
         self.scoring = self.metric = check_choice("scoring", scoring, _SCORINGS)
         self.backend = check_choice("backend", backend, _BACKENDS)
         self.precision = check_choice("precision", precision, _PRECISIONS)
-        self._itemsize = 4 if self.precision == "float32" else 8  # of the Gram matrices
         self.n_threads = None if n_threads is None else check_int("n_threads", n_threads, low=1)
         self.memory_limit = _check_bytes("memory_limit", memory_limit)
         if not isinstance(incremental, (bool, np.bool_)):
@@ -209,6 +223,10 @@ class KNNEvaluator(Evaluator):
         super().__init__(X, y, cv, random_state, cache_size)
         if precision == "float32":
             check_float32_range(self.X)
+        self._single = precision == "float32" or (precision == "auto"
+                                                  and _float32_holds(self.X))
+        self._auto_rows = 0  # rows scored in float32 under precision="auto"...
+        self._auto_refined = 0  # ...and those float64 had to settle
         smallest = min(len(train) for train, _ in self.folds)
         if self.n_neighbors > smallest:
             raise ValueError(
@@ -218,16 +236,15 @@ class KNNEvaluator(Evaluator):
         if self.memory_limit is None:
             self.memory_limit = _default_memory_limit()
         self._build_fold_layout()
-        self._pool_slots = self._choose_pool_slots()
+        self._kept, self._flip_kept = self._make_kept()
         self._check_memory()
         self.Xc = self.X - self.X.mean(axis=0)
         self._Xt = np.ascontiguousarray(self.X.T)
         self._Xct = np.ascontiguousarray(self.Xc.T)
-        self._Xgt = self._Xct.astype(np.float32) if precision == "float32" else self._Xct
+        self._Xgt = self._Xct.astype(np.float32) if self._single else self._Xct
         self._raw = np.einsum("ij,ij->i", self.X, self.X)
         self._n_uncertified = 0  # rows the bound could not certify (diagnostics and tests)
         self._n_sklearn_rows = 0  # rows predicted by scikit-learn itself
-        self._pool = None  # kept Gram matrices, allocated on first use
         self._n_updates = 0  # matrices built by an update (diagnostics and tests)
         self._n_scratch = 0  # matrices built from scratch
         self._seeds = None  # each CV row's nearest candidates under an earlier mask
@@ -236,19 +253,24 @@ class KNNEvaluator(Evaluator):
     @property
     def memory_estimate(self):
         """int: bytes of work arrays the evaluator may allocate (see Notes)."""
-        return self._memory_without_pool() + self._pool_slots * _slot_bytes(self.n_samples,
-                                                                             self._itemsize)
+        return self._memory_without_pool() + sum(k.nbytes for k in self._kept_pools())
+
+    @property
+    def gram_precision(self):
+        """str: ``"float32"`` or ``"float64"``, the precision the Gram products use now (with
+        ``precision="auto"`` it starts at float32 and may move to float64 for good)."""
+        return "float32" if self._single else "float64"
 
     @property
     def n_kept_matrices(self):
         """int: how many Gram matrices are kept for incremental updates now."""
-        return 0 if self._pool is None else int(self._slot_used.sum())
+        return sum(k.n_used for k in self._kept_pools())
 
     def clear_cache(self):
         """Forget all cached scores, kept Gram matrices and row seeds (the counters are kept)."""
         super().clear_cache()
-        if self._pool is not None:
-            self._slot_used[:] = False
+        for kept in self._kept_pools():
+            kept.clear()
         self._seeds = None
 
     # ------------------------------------------------------------------ computation
@@ -272,22 +294,41 @@ class KNNEvaluator(Evaluator):
 
         threads = self._threads()
         folds = self._kernel_folds()
-        plan, commit = self._plan(masks)
+        plan, commit = self._plan(masks, self._kept)
         data = self._data()
         with _parallel_context(threads):
             seeds = self._row_seeds(threads)
             if masks.shape[0] == 1:
                 pred, unc, n_unc = _kernels.cv_predict_one(
-                    data, folds, self._pool_arrays(), plan, threads, seeds[0],
+                    data, folds, self._kept.arrays(), plan, threads, seeds[0],
                     _kernels.USE_NUMPY_BLAS)
                 pred, unc = pred[None, :], unc[None, :]
             else:
                 pred, unc, n_unc = _kernels.cv_predict_batch(
-                    data, folds, self._pool_arrays(), plan, min(threads, masks.shape[0]),
+                    data, folds, self._kept.arrays(), plan, min(threads, masks.shape[0]),
                     True, seeds, _kernels.USE_NUMPY_BLAS)
         commit()
+        if self.precision == "auto" and self._single:
+            self._auto_check(n_unc)
         self._settle(pred, unc, n_unc, masks, folds)
         return pred
+
+    def _auto_check(self, n_unc):
+        """``precision="auto"``: move to float64 for good once float32's rounding band sends
+        more than :data:`_AUTO_REFINED` of the rows to a float64 re-measurement that settles
+        them (heavy-tailed data: a row's band grows with the largest row norms). Rows left
+        uncertified either way (exact ties) do not count. Only the speed depends on this."""
+        seeds = self._seeds
+        refined = int(seeds[:, :, -1].sum())
+        self._auto_rows += n_unc.size * self._rows.size
+        self._auto_refined += refined - self._refined_seen - int(n_unc.sum())
+        self._refined_seen = refined
+        if (self._auto_rows >= _AUTO_MIN_MASKS * self._rows.size
+                and self._auto_refined > _AUTO_REFINED * self._auto_rows):
+            self._single = False
+            self._Xgt = self._Xct
+            # the kept float32 matrices go; float64 ones serve batches and flips from now
+            self._kept, self._flip_kept = self._make_kept()
 
     def _row_seeds(self, threads):
         """Per thread, each CV row's k + 1 nearest candidates under an earlier mask (int64,
@@ -298,6 +339,7 @@ class KNNEvaluator(Evaluator):
             self._seeds = np.full((threads, self._rows.size, self.n_neighbors + 2), -1,
                                   dtype=np.int64)
             self._seeds[:, :, -1] = 0
+            self._refined_seen = 0
         return self._seeds
 
     def _compute_flips(self, mask, features):
@@ -333,41 +375,36 @@ class KNNEvaluator(Evaluator):
         return self._cv_scores(pred)
 
     # ------------------------------------------------------------------ kept matrices
-    def _choose_pool_slots(self):
+    def _make_kept(self):
+        """The kept matrices of :meth:`score` (in the Gram products' precision) and of
+        :meth:`score_flips` (float64): one pool, or with float32 products a float64 one of at
+        most :data:`_FLIP_POOL_SLOTS` for the flips and a float32 one with the rest."""
+        n, D = self.X.shape
         if not self.incremental or self.backend == "numpy":
-            return 0
-        n = self.n_samples
-        if self.pool_memory is None:
+            budget = 0
+        elif self.pool_memory is None:
             left = self.memory_limit - self._memory_without_pool()
             budget = min(_DEFAULT_POOL_MEMORY, max(0, left) // 2)
         else:
             budget = self.pool_memory
-        slots = min(_MAX_POOL_SLOTS, int(budget // _slot_bytes(n, self._itemsize)))
-        return slots if slots >= 2 else 0
+
+        def slots(nbytes, itemsize, most=_MAX_POOL_SLOTS):
+            count = min(most, int(nbytes // _slot_bytes(n, itemsize)))
+            return count if count >= 2 else 0
+
+        if not self._single:
+            kept = _KeptMatrices(n, D, slots(budget, 8), np.float64)
+            return kept, kept
+        flips = _KeptMatrices(n, D, slots(budget // 4, 8, _FLIP_POOL_SLOTS), np.float64)
+        return _KeptMatrices(n, D, slots(budget - flips.nbytes, 4), np.float32), flips
+
+    def _kept_pools(self):
+        return (self._kept,) if self._flip_kept is self._kept else (self._kept, self._flip_kept)
 
     def _memory_without_pool(self):
         n, D = self.X.shape
         return 8 * (self._threads() * (n * n + n * D + self._rows.size * (self.n_neighbors + 1))
                     + 4 * n * D + n * n + 2 * _FLIP_PREFIX * self._rows.size)
-
-    def _pool_arrays(self):
-        from pymoo_fs.evaluation import _kernels
-
-        if self._pool is None:
-            n, D = self.X.shape
-            P = max(self._pool_slots, 1)
-            shape = (P, n, n) if self._pool_slots else (1, 1, 1)
-            self._pool = _kernels.Pool(G=np.empty(shape, dtype=self._Xgt.dtype),
-                                       sq=np.empty((P, n)), m2=np.empty((P, n)),
-                                       r2=np.empty((P, n)))
-            self._slot_mask = np.zeros((P, D), dtype=bool)
-            self._slot_packed = np.zeros((P, (D + 7) // 8), dtype=np.uint8)
-            self._slot_union = np.zeros((P, D), dtype=bool)
-            self._slot_eps = np.zeros(P)
-            self._slot_used = np.zeros(P, dtype=bool)
-            self._slot_time = np.zeros(P, dtype=np.int64)
-            self._clock = 0
-        return self._pool
 
     def _fresh_eps(self, m, float32=False):
         if float32:
@@ -379,8 +416,9 @@ class KNNEvaluator(Evaluator):
         ``float32``): a GEMM of ``h`` terms added to the kept entry."""
         return _gamma(h + 4.0, _U32 if float32 else _U64) if h else 0.0
 
-    def _plan(self, masks):
-        """How to build each mask's Gram matrix: from scratch or from the nearest kept one.
+    def _plan(self, masks, kept):
+        """How to build each mask's Gram matrix: from scratch or from the nearest matrix of
+        ``kept`` (a :class:`_KeptMatrices`).
 
         Returns the kernels' :class:`~pymoo_fs.evaluation._kernels.Plan` and a function that
         records the kept matrices once the kernel has written them.
@@ -388,7 +426,7 @@ class KNNEvaluator(Evaluator):
         from pymoo_fs.evaluation import _kernels
 
         B, D = masks.shape
-        self._pool_arrays()
+        kept.arrays()
         # one pass over the batch (no Python loop per mask unless it has a kept base)
         rows_nz, cols_nz = np.nonzero(masks)
         sizes = np.bincount(rows_nz, minlength=B)
@@ -396,45 +434,45 @@ class KNNEvaluator(Evaluator):
         cols_ptr = _offsets(sizes)
         base = np.full(B, -1, dtype=np.int64)
         dest = np.full(B, -1, dtype=np.int64)
-        single = self.precision == "float32"
+        single = kept.single
         eps = self._fresh_eps(sizes.astype(np.float64), single)
         deltas, touches = {}, {}
         n_add = np.zeros(B, np.int64)
         delta_sizes = np.zeros(B, np.int64)
-        used = np.flatnonzero(self._slot_used) if self._pool_slots else np.empty(0, np.int64)
-        overhead = _UPDATE_OVERHEAD[self._itemsize * self.n_samples ** 2 > _CACHE_BYTES]
+        used = np.flatnonzero(kept.used) if kept.slots else np.empty(0, np.int64)
+        overhead = _UPDATE_OVERHEAD[kept.dtype.itemsize * self.n_samples ** 2 > _CACHE_BYTES]
         if used.size:
             packed = np.packbits(masks, axis=1)
-            ham = _POPCOUNT[packed[:, None, :] ^ self._slot_packed[used][None, :, :]].sum(axis=2)
+            ham = _POPCOUNT[packed[:, None, :] ^ kept.packed[used][None, :, :]].sum(axis=2)
             nearest = ham.argmin(axis=1)
             h_near = ham[np.arange(B), nearest]
             # an update pays when it changes fewer columns than a fresh product uses
             for b in np.flatnonzero((2 * h_near + overhead < sizes) | (h_near == 0)).tolist():
                 s = used[nearest[b]]
                 h = int(h_near[b])
-                e = self._slot_eps[s] + self._update_eps(h, single)
+                e = kept.eps[s] + self._update_eps(h, single)
                 if e > _CHAIN_LIMIT * self._fresh_eps(sizes[b], single):
                     continue
-                added = np.flatnonzero(masks[b] & ~self._slot_mask[s])
-                removed = np.flatnonzero(~masks[b] & self._slot_mask[s])
+                added = np.flatnonzero(masks[b] & ~kept.mask[s])
+                removed = np.flatnonzero(~masks[b] & kept.mask[s])
                 base[b] = s
                 eps[b] = e
                 deltas[b] = np.concatenate([added, removed])
                 n_add[b] = added.size
                 delta_sizes[b] = deltas[b].size
-                touches[b] = np.flatnonzero(masks[b] & ~self._slot_union[s])
+                touches[b] = np.flatnonzero(masks[b] & ~kept.union[s])
                 if h == 0:
                     dest[b] = s
         has_base = base >= 0
-        if self._pool_slots:
+        if kept.slots:
             # a base no other mask of the batch uses is updated in place (saves moving it)
             if has_base.any():
-                users = np.bincount(base[has_base], minlength=self._slot_used.size)
+                users = np.bincount(base[has_base], minlength=kept.used.size)
                 alone = has_base & (users[np.where(has_base, base, 0)] == 1)
                 dest[alone] = base[alone]
-            busy = np.zeros(self._slot_used.size, dtype=bool)
+            busy = np.zeros(kept.used.size, dtype=bool)
             busy[base[has_base]] = True
-            order = np.argsort(np.where(self._slot_used, self._slot_time, -1), kind="stable")
+            order = np.argsort(np.where(kept.used, kept.time, -1), kind="stable")
             free = order[~busy[order]]
             need = np.flatnonzero(dest < 0)[:free.size]
             dest[need] = free[:need.size]
@@ -442,25 +480,25 @@ class KNNEvaluator(Evaluator):
         def commit():
             self._n_updates += int(has_base.sum())
             self._n_scratch += B - int(has_base.sum())
-            kept = dest >= 0
-            if not kept.any():
+            written = dest >= 0
+            if not written.any():
                 return
             # the slots are distinct, so the clock ticks in batch order as before
-            ticks = self._clock + np.cumsum(kept)
-            self._clock = int(ticks[-1])
-            self._slot_time[dest[kept]] = ticks[kept]
-            changed = kept & ~((base == dest) & (delta_sizes == 0))
+            ticks = kept.clock + np.cumsum(written)
+            kept.clock = int(ticks[-1])
+            kept.time[dest[written]] = ticks[written]
+            changed = written & ~((base == dest) & (delta_sizes == 0))
             if changed.any():
                 ch = np.flatnonzero(changed)
                 slots = dest[ch]
-                self._slot_mask[slots] = masks[ch]
-                self._slot_packed[slots] = np.packbits(masks[ch], axis=1)
+                kept.mask[slots] = masks[ch]
+                kept.packed[slots] = np.packbits(masks[ch], axis=1)
                 with_base = base[ch] >= 0
                 union = masks[ch].copy()
-                union[with_base] |= self._slot_union[base[ch][with_base]]
-                self._slot_union[slots] = union
-                self._slot_eps[slots] = eps[ch]
-                self._slot_used[slots] = True
+                union[with_base] |= kept.union[base[ch][with_base]]
+                kept.union[slots] = union
+                kept.eps[slots] = eps[ch]
+                kept.used[slots] = True
 
         # deltas and touches were filled in increasing mask order
         touch_sizes = np.zeros(B, np.int64)
@@ -485,9 +523,9 @@ class KNNEvaluator(Evaluator):
         if not mask.any():
             zeros = np.zeros((n, n))
             return zeros, zeros[0], zeros[0], zeros[0], 0.0
-        if self._pool_slots and self.precision == "float64":
-            pool = self._pool_arrays()
-            plan, commit = self._plan(mask[None, :])
+        if self._flip_kept.slots:
+            pool = self._flip_kept.arrays()
+            plan, commit = self._plan(mask[None, :], self._flip_kept)
         else:
             pool = _kernels.Pool(G=np.empty((1, n, n)), sq=np.empty((1, n)),
                                  m2=np.empty((1, n)), r2=np.empty((1, n)))
@@ -666,6 +704,73 @@ class KNNEvaluator(Evaluator):
             )
 
 
+class _KeptMatrices:
+    """Gram matrices of recently scored masks, one slot each, in one precision (the pool).
+
+    Parameters
+    ----------
+    n, D : int
+        Samples and features of the data.
+    slots : int
+        Number of slots (0: nothing is kept).
+    dtype : numpy dtype
+        float64 or float32, the precision of the matrices.
+
+    Attributes
+    ----------
+    mask, union : bool (slots, D)
+        Each slot's mask, and every feature its chain of updates ever held.
+    packed : uint8 (slots, ceil(D / 8))
+        The masks packed (Hamming distances by popcount).
+    eps : float64 (slots,)
+        Error coefficient of each matrix (see ``_kernels._predict_rows``).
+    used : bool (slots,)
+    time, clock
+        Least-recently-written order of the slots.
+    """
+
+    def __init__(self, n, D, slots, dtype):
+        self.n, self.D, self.slots = n, D, slots
+        self.dtype = np.dtype(dtype)
+        self.single = self.dtype == np.float32
+        self._pool = None
+
+    @property
+    def nbytes(self):
+        """int: bytes of the slots' matrices and vectors."""
+        return self.slots * _slot_bytes(self.n, self.dtype.itemsize)
+
+    @property
+    def n_used(self):
+        """int: slots holding a matrix now."""
+        return 0 if self._pool is None else int(self.used.sum())
+
+    def clear(self):
+        """Forget every kept matrix."""
+        if self._pool is not None:
+            self.used[:] = False
+
+    def arrays(self):
+        """The kernels' :class:`~pymoo_fs.evaluation._kernels.Pool` (allocated on first use;
+        one dummy slot when ``slots`` is 0)."""
+        from pymoo_fs.evaluation import _kernels
+
+        if self._pool is None:
+            n, D = self.n, self.D
+            P = max(self.slots, 1)
+            shape = (P, n, n) if self.slots else (1, 1, 1)
+            self._pool = _kernels.Pool(G=np.empty(shape, dtype=self.dtype), sq=np.empty((P, n)),
+                                       m2=np.empty((P, n)), r2=np.empty((P, n)))
+            self.mask = np.zeros((P, D), dtype=bool)
+            self.packed = np.zeros((P, (D + 7) // 8), dtype=np.uint8)
+            self.union = np.zeros((P, D), dtype=bool)
+            self.eps = np.zeros(P)
+            self.used = np.zeros(P, dtype=bool)
+            self.time = np.zeros(P, dtype=np.int64)
+            self.clock = 0
+        return self._pool
+
+
 class _parallel_context:
     """Set numba's thread count and hold BLAS to one thread for one call.
 
@@ -774,3 +879,12 @@ def _encode_test_labels(y_test, classes):
     pos = np.clip(pos, 0, classes.size - 1)
     known = classes[pos] == y_test
     return np.where(known, pos, -1).astype(np.int64)
+
+
+def _float32_holds(X):
+    """Whether float32 Gram products can hold the squared distances of ``X``."""
+    try:
+        check_float32_range(X)
+    except ValueError:
+        return False
+    return True

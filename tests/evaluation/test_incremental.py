@@ -100,9 +100,14 @@ def test_score_flips_use_and_keep_the_base_matrix(sonar, rng):
 def test_pool_memory_bounds_the_kept_matrices(sonar, rng):
     X, y = sonar
     n = X.shape[0]
-    ev = KNNEvaluator(X, y, cv=5, pool_memory=3 * 8 * (n * n + 4 * n))
+    ev = KNNEvaluator(X, y, cv=5, pool_memory=3 * 8 * (n * n + 4 * n), precision="float64")
     ev.score(rng.random((10, X.shape[1])) < 0.5)
     assert ev.n_kept_matrices == 3
+    # float32 matrices take half the bytes: a float64 quarter goes to score_flips' bases (too
+    # small for two here), the rest to float32 ones (4 n^2 + 32 n bytes each)
+    ev32 = KNNEvaluator(X, y, cv=5, pool_memory=3 * 8 * (n * n + 4 * n), precision="float32")
+    ev32.score(rng.random((10, X.shape[1])) < 0.5)
+    assert ev32.n_kept_matrices == 3 * 8 * (n * n + 4 * n) // (4 * n * n + 32 * n) == 5
     off = KNNEvaluator(X, y, cv=5, pool_memory=0)
     off.score(rng.random((4, X.shape[1])) < 0.5)
     assert off.n_kept_matrices == 0 and off._n_updates == 0
@@ -151,3 +156,53 @@ def test_without_the_replay_scikit_learn_decides(monkeypatch, rng):
     np.testing.assert_array_equal(ev.score(masks),
                                   [sklearn_score(ev.X, y, m, 3, ev.folds) for m in masks])
     assert ev._n_sklearn_rows == ev._n_uncertified > 0
+
+
+def test_auto_precision_leaves_float32_on_heavy_tailed_data(rng):
+    X, y = make_heavy_tailed()
+    ev = KNNEvaluator(X, y, n_neighbors=5, cv=10, cache_size=0)  # precision="auto"
+    assert ev.precision == "auto" and ev.gram_precision == "float32"
+    for _ in range(3):  # float32, then float64 once enough rows needed float64 to settle
+        masks = rng.random((4, X.shape[1])) < 0.5
+        got = ev.score(masks)
+        np.testing.assert_array_equal(got, [sklearn_score(ev.X, y, m, 5, ev.folds)
+                                            for m in masks])
+    assert ev.gram_precision == "float64"
+    assert ev._flip_kept is ev._kept and ev._kept.dtype == np.float64
+    # the decision stays, and the flips still find their base among the kept matrices
+    ev.clear_cache()
+    mask = rng.random(X.shape[1]) < 0.5
+    ev.score(mask)
+    scratch = ev._n_scratch
+    np.testing.assert_array_equal(
+        ev.score_flips(mask, [0, 1]),
+        KNNEvaluator(X, y, cv=10, precision="float64").score_flips(mask, [0, 1]))
+    assert ev.gram_precision == "float64" and ev._n_scratch == scratch  # the kept one
+
+
+def test_auto_precision_keeps_float32_where_its_band_is_narrow(sonar, rng):
+    X, y = sonar
+    ev = KNNEvaluator(X, y, n_neighbors=5, cv=10, cache_size=0)
+    f64 = KNNEvaluator(X, y, n_neighbors=5, cv=10, cache_size=0, precision="float64")
+    for _ in range(5):
+        masks = rng.random((8, X.shape[1])) < 0.5
+        np.testing.assert_array_equal(ev.score(masks), f64.score(masks))
+    assert ev.gram_precision == "float32" and f64.gram_precision == "float64"
+    assert ev._kept.dtype == np.float32 and ev._flip_kept.dtype == np.float64
+    # score_flips keeps float64 bases of its own: a local search updates them
+    mask = rng.random(X.shape[1]) < 0.5
+    updates = ev._n_updates
+    for _ in range(4):
+        np.testing.assert_array_equal(ev.score_flips(mask), f64.score_flips(mask))
+        mask = mask.copy()
+        mask[rng.integers(X.shape[1])] ^= True
+    assert ev._n_updates >= updates + 3 and ev._flip_kept.n_used >= 1
+
+
+def test_auto_precision_uses_float64_where_float32_cannot_hold_the_data(sonar):
+    X, y = sonar
+    big = X * 1e20  # float32 squared distances would overflow; float64 is fine
+    ev = KNNEvaluator(big, y, cv=5)
+    assert ev.gram_precision == "float64"
+    with pytest.raises(ValueError, match="precision='float32' cannot hold"):
+        KNNEvaluator(big, y, cv=5, precision="float32")
