@@ -100,13 +100,18 @@ def test_score_flips_use_and_keep_the_base_matrix(sonar, rng):
 def test_pool_memory_bounds_the_kept_matrices(sonar, rng):
     X, y = sonar
     n = X.shape[0]
+    masks = rng.random((10, X.shape[1])) < 0.5
+    moved = masks ^ (rng.random(masks.shape) < 0.03)  # a swarm's next move
     ev = KNNEvaluator(X, y, cv=5, pool_memory=3 * 8 * (n * n + 4 * n), precision="float64")
-    ev.score(rng.random((10, X.shape[1])) < 0.5)
-    assert ev.n_kept_matrices == 3
+    ev.score(masks)
+    assert ev.n_kept_matrices == 0  # unrelated masks: keeping them would only cost
+    ev.score(moved)
+    assert ev.n_kept_matrices == 3  # masks that follow earlier ones are kept, up to the bound
     # float32 matrices take half the bytes: a float64 quarter goes to score_flips' bases (too
     # small for two here), the rest to float32 ones (4 n^2 + 32 n bytes each)
     ev32 = KNNEvaluator(X, y, cv=5, pool_memory=3 * 8 * (n * n + 4 * n), precision="float32")
-    ev32.score(rng.random((10, X.shape[1])) < 0.5)
+    ev32.score(masks)
+    ev32.score(moved)
     assert ev32.n_kept_matrices == 3 * 8 * (n * n + 4 * n) // (4 * n * n + 32 * n) == 5
     off = KNNEvaluator(X, y, cv=5, pool_memory=0)
     off.score(rng.random((4, X.shape[1])) < 0.5)
@@ -173,6 +178,9 @@ def test_auto_precision_leaves_float32_on_heavy_tailed_data(rng):
     ev.clear_cache()
     mask = rng.random(X.shape[1]) < 0.5
     ev.score(mask)
+    mask = mask.copy()
+    mask[3] ^= True
+    ev.score(mask)  # follows the previous mask: its matrix is kept
     scratch = ev._n_scratch
     np.testing.assert_array_equal(
         ev.score_flips(mask, [0, 1]),
