@@ -125,16 +125,19 @@ def bench_case(name, case, ev, X, y, masks_ev, masks_sk, run_ev, repeats, gemm, 
 
     fresh()  # compile / warm up
     before = ev._n_uncertified
-    ev_times, sk_times, sk1_times = [], [], []
-    for _ in range(repeats):  # interleaved, so that load from other processes falls on all
-        ev_times.append(timed(fresh))
-        if sk is not None:
-            continue
-        scores_sk, t = timed(lambda: sklearn_scores(X, y, masks_sk, ev.folds), value=True)
-        sk_times.append(t)
-        with threadpool_limits(1, user_api="openmp"):
-            sk1_times.append(timed(lambda: sklearn_scores(X, y, masks_sk, ev.folds)))
-    if sk is not None:
+    # the two sides in separate phases: a scikit-learn call right before a timed evaluator call
+    # slowed that call by up to 2x (srbct, 30 masks: 3,283 against 6,871 masks/s back to back),
+    # an effect of the two libraries' thread pools on the next few milliseconds, not of the
+    # evaluator; until 2026-11-24 the default rows were timed that way and the option rows not
+    ev_times = [timed(fresh) for _ in range(repeats)]
+    if sk is None:
+        sk_times, sk1_times = [], []
+        for _ in range(repeats):
+            scores_sk, t = timed(lambda: sklearn_scores(X, y, masks_sk, ev.folds), value=True)
+            sk_times.append(t)
+            with threadpool_limits(1, user_api="openmp"):
+                sk1_times.append(timed(lambda: sklearn_scores(X, y, masks_sk, ev.folds)))
+    else:
         scores_sk, sk_times, sk1_times = sk
     t_ev = float(np.median(ev_times)) / n_ev
     unc = (ev._n_uncertified - before) / (repeats * n_ev * ev._rows.size)
@@ -314,6 +317,13 @@ def markdown(gemm, rows, repeats, seconds):
         "and the default loop slows down far more than the evaluator does.",
         "- The evaluator's kept Gram matrices are dropped before every timed repetition; "
         "`uncertified`: rows the rounding bound left open (settled by the exact path).",
+        "- The evaluator's repetitions run back to back, then the scikit-learn loop's (a "
+        "scikit-learn call right before a timed evaluator call slowed that call by up to 2x; "
+        "before 2026-11-24 the first row of each case was timed that way, the option rows "
+        "not).",
+        "- `precision`: the Gram products' precision in use when timed (the default "
+        "`precision=\"auto\"` starts in float32 and moves to float64 for good during the "
+        "untimed warm-up on data where float32's band keeps needing float64).",
         "- `GEMM %`: evaluator evaluations/s times 2 n_train^2 |S| flops (a plain GEMM of the "
         "selected columns), over the measured GEMM rate.",
         "",
