@@ -335,3 +335,34 @@ def test_row_seeds_change_the_speed_not_the_scores(sonar, rng, cv):
         again = ev.score(mask)
         ref = cross_val_score(KNeighborsClassifier(5), X[:, mask], y, cv=ev.folds).mean()
         assert first[0] == again[0] == ref
+
+
+def test_gate_blocks_lists_the_entries_under_the_gate(rng):
+    from pymoo_fs.evaluation import _kernels
+
+    for n in (1, 63, 64, 200, 1029):
+        e = rng.random(n)
+        e[rng.random(n) < 0.2] = np.inf
+        for gate in (-1.0, 0.0, 0.01, 0.3, 2.0, np.inf):
+            ids = np.full(n, -1, dtype=np.int64)
+            c = _kernels._gate_blocks(e, gate, ids)
+            np.testing.assert_array_equal(ids[:c], np.flatnonzero(e < gate))
+
+
+def test_long_rows_with_seeds_equal_sklearn(rng):
+    # rows of at least _GATE_BLOCKED candidates take the blocked gate scan once seeds exist
+    from pymoo_fs.evaluation import _kernels
+
+    n = _kernels._GATE_BLOCKED + 100
+    X = rng.random((n, 12))
+    y = (X[:, 0] + 0.3 * rng.random(n) > 0.65).astype(int)
+    ev = KNNEvaluator(X, y, n_neighbors=3, cv=5, random_state=0)
+    masks = rng.random((8, 12)) < 0.6
+    masks[:, 0] = True
+    moved = masks.copy()
+    moved[:, 1] ^= True  # a second batch near the first: tight seeds
+    got = np.concatenate([ev.score(masks), ev.score(moved)])
+    knn = KNeighborsClassifier(3)
+    ref = [cross_val_score(knn, X[:, m], y, cv=ev.folds).mean()
+           for m in np.concatenate([masks, moved])]
+    np.testing.assert_array_equal(got, ref)
