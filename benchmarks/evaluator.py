@@ -102,6 +102,17 @@ def sklearn_scores(X, y, masks, folds):
     ])
 
 
+def settle():
+    """Let OpenBLAS's worker threads go to sleep before an evaluator timing.
+
+    After a threaded BLAS call (numpy's GEMM, scikit-learn's distance chunks) OpenBLAS's workers
+    keep spinning for about 0.1 s and take a core from the evaluator's threads: measured on
+    musk1, the eight batches of 30 masks right after the GEMM-rate measurement took 0.31-1.07
+    ms per mask against 0.20 ms afterwards.
+    """
+    time.sleep(0.3)
+
+
 def gemm_rate(repeats):
     a = np.random.default_rng(0).random((2000, 2000))
     a @ a
@@ -124,11 +135,13 @@ def bench_case(name, case, ev, X, y, masks_ev, masks_sk, run_ev, repeats, gemm, 
         return run_ev()
 
     fresh()  # compile / warm up
+    settle()
     before = ev._n_uncertified
     # the two sides in separate phases: a scikit-learn call right before a timed evaluator call
     # slowed that call by up to 2x (srbct, 30 masks: 3,283 against 6,871 masks/s back to back),
-    # an effect of the two libraries' thread pools on the next few milliseconds, not of the
-    # evaluator; until 2026-11-24 the default rows were timed that way and the option rows not
+    # OpenBLAS's workers still spinning after scikit-learn's threaded BLAS calls (see settle),
+    # not the evaluator; until 2026-11-24 the default rows were timed that way and the option
+    # rows not
     ev_times = [timed(fresh) for _ in range(repeats)]
     if sk is None:
         sk_times, sk1_times = [], []
@@ -231,6 +244,7 @@ def run_all(repeats, data_dir):
             return ev.score(masks)
 
         fresh()
+        settle()
         before = ev._n_uncertified
         t_ev = median_time(fresh, repeats) / masks.shape[0]
         unc = (ev._n_uncertified - before) / (repeats * masks.shape[0] * ev._rows.size)
@@ -322,7 +336,10 @@ def markdown(gemm, rows, repeats, seconds):
         "- The evaluator's repetitions run back to back, then the scikit-learn loop's (a "
         "scikit-learn call right before a timed evaluator call slowed that call by up to 2x; "
         "before 2026-11-24 the first row of each case was timed that way, the option rows "
-        "not).",
+        "not), and each evaluator timing starts 0.3 s after the last BLAS call: OpenBLAS's "
+        "workers spin for about 0.1 s after a threaded call and slowed the next evaluator "
+        "batches up to 2x (the first case after the GEMM-rate measurement, before "
+        "2026-11-24 20:40 UTC).",
         "- `precision`: the Gram products' precision in use when timed (the default "
         "`precision=\"auto\"` starts in float32 and moves to float64 for good during the "
         "untimed warm-up on data where float32's band keeps needing float64).",
