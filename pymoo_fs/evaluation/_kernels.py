@@ -552,8 +552,8 @@ def _certify(L, U, lab, cnt, k, counts, tmp):
 
 
 # columns per block of :func:`_gate_blocks` (a constant: its count loop vectorises), and the
-# row length from which the scan of _predict_rows uses it (mfeat's PSO run: 2.1-2.3 to 1.7-1.9 s of row
-# predictions; on musk1's rows of 333 the counts cost more than they save)
+# row length from which the scan of _predict_rows uses it (mfeat's PSO run: 2.1-2.3 to 1.7-1.9 s
+# of row predictions; on musk1's rows of 333 the counts cost more than they save)
 _GATE_BLOCK = 64
 _GATE_BLOCKED = 1024
 
