@@ -368,7 +368,7 @@ class KNNEvaluator(Evaluator):
             order, dist, complete = _kernels.flip_tables(G, sq, folds, _FLIP_PREFIX, threads)
             pred, unc, n_unc = _kernels.flip_predict(
                 self._data(float64=True), folds, G, sq, m2, r2, eps, cols,
-                features.astype(np.int64), order, dist, complete)
+                features.astype(np.int64), order, dist, complete, 4 * threads)
         # the flipped masks are built only when some row needs the exact path (rare)
         self._settle(pred, unc, n_unc, flip_rows(mask, features) if n_unc.any() else None,
                      folds)

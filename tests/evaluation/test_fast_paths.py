@@ -11,7 +11,7 @@ from sklearn.model_selection import cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 
 from pymoo_fs.algorithms import CMDPSOFS, PSO, configure_nsga2
-from pymoo_fs.datasets import load_dataset, train_test_split
+from pymoo_fs.datasets import load_dataset, make_heavy_tailed, train_test_split
 from pymoo_fs.evaluation import EvaluatorMemoryError, KNNEvaluator
 from pymoo_fs.problems import BiObjectiveFeatureSelection, WeightedFeatureSelection
 
@@ -105,6 +105,21 @@ def test_score_flips_rescans_rows_past_the_sorted_prefix(rng):
     got = ev.score_flips(mask)
     expected = [sklearn_score(ev.X, y, m, 5, ev.folds) for m in flipped(mask, np.arange(5))]
     np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("density", [0.2, 0.5])
+def test_score_flips_on_heavy_tailed_data_equal_sklearn(rng, density):
+    # Row norms span five orders of magnitude: most rows of a removal run past the sorted
+    # prefix, and after a few full rescans each removal scans only its rows' norm windows.
+    X, y = make_heavy_tailed()
+    ev = KNNEvaluator(X, y, n_neighbors=5, cv=10, random_state=0, cache_size=0)
+    mask = rng.random(X.shape[1]) < density
+    features = np.concatenate([rng.choice(np.flatnonzero(mask), 8, replace=False),
+                               rng.choice(np.flatnonzero(~mask), 4, replace=False)])
+    got = ev.score_flips(mask, features)
+    expected = [sklearn_score(ev.X, y, m, 5, ev.folds) for m in flipped(mask, features)]
+    np.testing.assert_array_equal(got, expected)
+    np.testing.assert_array_equal(got, ev.score(flipped(mask, features)))
 
 
 def test_score_flips_to_and_from_the_empty_mask(sonar):
