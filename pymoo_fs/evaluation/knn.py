@@ -3,7 +3,7 @@
 import os
 
 import numpy as np
-from sklearn.neighbors import KNeighborsClassifier
+from sklearn.neighbors import KDTree, KNeighborsClassifier
 
 from pymoo_fs._validation import check_choice, check_int, check_positive_int
 from pymoo_fs.evaluation import _exact, _reference
@@ -596,20 +596,37 @@ class KNNEvaluator(Evaluator):
             self._settle_rows(pred[b], unc[b], masks[b], exact)
 
     def _settle_rows(self, pred, unc, mask, exact):
-        """Rows the kernels left: ask scikit-learn (kd-tree ties: those rows only)."""
+        """Rows the kernels left: ask scikit-learn (kd-tree ties: those rows only).
+
+        Where ``KNeighborsClassifier`` would take a kd-tree (at most 15 features and
+        ``k < n_train // 2``, its ``algorithm="auto"`` rule) the rows left are those whose
+        k-th place holds equal distances with different labels, and which of them the tree
+        returns depends on its traversal. They are answered by scikit-learn's own ``KDTree``,
+        built as ``KNeighborsClassifier.fit`` builds it (``leaf_size=30``,
+        ``metric="euclidean"``) and queried for those rows only, with the classifier's vote
+        (the smallest class among the most frequent): the same neighbours and the same vote
+        without the classifier's per-fit and per-predict overhead (about 1 ms a fold, which
+        made tie-heavy data such as german and zoo only 2-3x faster than scikit-learn).
+        """
         rows = np.flatnonzero(unc)
         self._n_sklearn_rows += rows.size
         Xs = self.X[:, mask]
+        k = self.n_neighbors
         for f in np.unique(self._row_fold[rows]):
             train, test = self.folds[f]
             lo, hi = self._bounds[f], self._bounds[f + 1]
-            knn = KNeighborsClassifier(n_neighbors=self.n_neighbors).fit(Xs[train], self.y[train])
-            if exact and knn._fit_method == "kd_tree":
-                # a kd-tree answers each query row on its own: predict only the open rows
+            if exact and Xs.shape[1] <= 15 and k < train.size // 2:
+                # a kd-tree answers each query row on its own: query only the open rows
                 mine = np.flatnonzero(unc[lo:hi])
-                pred[lo + mine] = knn.predict(Xs[test[mine]])
-            else:
-                pred[lo:hi] = knn.predict(Xs[test])
+                tree = KDTree(Xs[train], leaf_size=30, metric="euclidean")
+                nbr = tree.query(Xs[test[mine]], k=k, return_distance=False)
+                codes = self.y[train][nbr]
+                counts = np.zeros((mine.size, self.n_classes), dtype=np.int64)
+                np.add.at(counts, (np.arange(mine.size)[:, None], codes), 1)
+                pred[lo + mine] = np.argmax(counts, axis=1)
+                continue
+            knn = KNeighborsClassifier(n_neighbors=k).fit(Xs[train], self.y[train])
+            pred[lo:hi] = knn.predict(Xs[test])
 
     def _predict_cv_reference(self, mask):
         """Certified CV predictions of one non-empty mask (numpy backend)."""
