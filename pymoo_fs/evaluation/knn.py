@@ -154,7 +154,7 @@ class KNNEvaluator(Evaluator):
     scikit-learn's own arithmetic for them in compiled code: for brute force the same
     operands, BLAS calls (scipy's ``ddot`` and ``dgemm``), chunks, sum order and heap; for the
     kd-tree the same reduced distances, with only exact ties at the k-th place left to
-    scikit-learn's ``KNeighborsClassifier`` for those rows. The replay is verified against
+    scikit-learn's ``KDTree`` (built as the classifier builds it, queried for those rows). The replay is verified against
     scikit-learn once per process (:mod:`pymoo_fs.evaluation._exact`); where it is not, the
     fold is predicted by scikit-learn as a whole. Scores are therefore equal bit for bit.
 
