@@ -2,12 +2,13 @@
 
 :func:`pymoo_fs.evaluation._kernels.exact_fold_rows` replays the computation of
 ``KNeighborsClassifier.predict`` (brute force: ``ArgKmin`` with scipy's ``ddot`` and
-``dgemm`` on scikit-learn's chunks; kd-tree: its reduced distances). That computation is
-scikit-learn's private implementation, so :func:`settings` switches the replay on only after a
-self-check against ``KNeighborsClassifier`` itself succeeded in this process, on data built to
-exercise what matters (equal distances, several chunks, several threads' merge, one-row folds,
-both the brute-force and the kd-tree branch). Otherwise the evaluator falls back to scikit-learn
-for the uncertified rows' folds, as before.
+``dgemm`` on scikit-learn's chunks; kd-tree: its reduced distances, and for ties its build
+and traversal). That computation is scikit-learn's private implementation, so
+:func:`settings` switches the replay on only after a self-check against
+``KNeighborsClassifier`` itself succeeded in this process, on data built to exercise what
+matters (equal distances, several chunks, several threads' merge, one-row folds, both the
+brute-force and the kd-tree branch). Otherwise the evaluator falls back to scikit-learn for the
+uncertified rows' folds, as before.
 """
 
 import numpy as np

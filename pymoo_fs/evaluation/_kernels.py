@@ -916,6 +916,215 @@ def _kd_row(X, cols, q, train, y, k, counts, d):
     return True
 
 
+# ----------------------------------------------------------------- scikit-learn's kd-tree
+# Which of several candidates at equal distance scikit-learn's kd-tree keeps depends on the
+# order it meets them: the tree's point order (left by libstdc++'s std::nth_element at every
+# split), its depth-first traversal (nearer child first, a node skipped when its lower bound
+# exceeds the current k-th distance) and its heap (a candidate enters only when strictly
+# nearer than the k-th). The functions below replay the three (sklearn/neighbors/
+# _binary_tree.pxi.tp, _kd_tree.pyx.tp, _partition_nodes.pyx, sklearn/utils/_heap.pyx,
+# libstdc++'s bits/stl_algo.h); the tests compare the point order and the neighbour sets
+# with scikit-learn's KDTree, and _exact's self-check compares the votes with
+# KNeighborsClassifier before the replay is used.
+
+#: scikit-learn's ``KNeighborsClassifier`` default ``leaf_size``
+_KD_LEAF = 30
+
+
+@nb.njit(cache=True, inline="always")
+def _kd_less(v, a, b):
+    """The comparator of scikit-learn's ``partition_node_indices``: by value, ties by index."""
+    return a < b if v[a] == v[b] else v[a] < v[b]
+
+
+@nb.njit(cache=True)
+def _nth_element(a, lo, hi, nth, v):
+    """libstdc++'s ``std::nth_element(a + lo, a + nth, a + hi, comp)`` (introselect) with
+    :func:`_kd_less`, step for step, so that the order it leaves is the same. Returns False
+    where libstdc++ would fall back to its heap selection (the depth limit; not replayed)."""
+    if lo == hi or nth == hi:
+        return True
+    n = hi - lo
+    lg = 0
+    while (n >> (lg + 1)) > 0:
+        lg += 1
+    depth = 2 * lg
+    first = lo
+    last = hi
+    while last - first > 3:
+        if depth == 0:
+            return False
+        depth -= 1
+        # __unguarded_partition_pivot: median of (first + 1, mid, last - 1) moved to first
+        mid = first + (last - first) // 2
+        x, y_, z = first + 1, mid, last - 1
+        if _kd_less(v, a[x], a[y_]):
+            if _kd_less(v, a[y_], a[z]):
+                m = y_
+            elif _kd_less(v, a[x], a[z]):
+                m = z
+            else:
+                m = x
+        elif _kd_less(v, a[x], a[z]):
+            m = x
+        elif _kd_less(v, a[y_], a[z]):
+            m = z
+        else:
+            m = y_
+        a[first], a[m] = a[m], a[first]
+        # __unguarded_partition(first + 1, last, pivot = first)
+        i = first + 1
+        j = last
+        piv = a[first]
+        while True:
+            while _kd_less(v, a[i], piv):
+                i += 1
+            j -= 1
+            while _kd_less(v, piv, a[j]):
+                j -= 1
+            if not i < j:
+                break
+            a[i], a[j] = a[j], a[i]
+            i += 1
+        cut = i
+        if cut <= nth:
+            first = cut
+        else:
+            last = cut
+    # __insertion_sort(first, last)
+    for i in range(first + 1, last):
+        val = a[i]
+        if _kd_less(v, val, a[first]):
+            for t in range(i, first, -1):
+                a[t] = a[t - 1]
+            a[first] = val
+        else:
+            t = i
+            while _kd_less(v, val, a[t - 1]):
+                a[t] = a[t - 1]
+                t -= 1
+            a[t] = val
+    return True
+
+
+@nb.njit(cache=True)
+def _kd_build(P, leaf_size):
+    """scikit-learn's ``KDTree(P, leaf_size)`` (``sklearn/neighbors/_binary_tree.pxi.tp``):
+    the point order ``idx``, each node's range ``start``/``end``, leaf flag and bounds
+    ``lo``/``hi``; ``ok`` is False where the build left what is replayed here."""
+    n, m = P.shape
+    n_levels = int(np.log2(max(1.0, (n - 1) / leaf_size)) + 1)
+    n_nodes = 2 ** n_levels - 1
+    idx = np.arange(n)
+    start = np.zeros(n_nodes, dtype=np.int64)
+    end = np.zeros(n_nodes, dtype=np.int64)
+    leaf = np.zeros(n_nodes, dtype=np.bool_)
+    lo = np.empty((n_nodes, m))
+    hi = np.empty((n_nodes, m))
+    v = np.empty(n)
+    stack = np.empty((2 * n_levels + 2, 3), dtype=np.int64)
+    stack[0, 0] = 0
+    stack[0, 1] = 0
+    stack[0, 2] = n
+    top = 1
+    while top > 0:
+        top -= 1
+        i_node, s, e = stack[top, 0], stack[top, 1], stack[top, 2]
+        start[i_node] = s
+        end[i_node] = e
+        for c in range(m):
+            lo[i_node, c] = np.inf
+            hi[i_node, c] = -np.inf
+        for i in range(s, e):
+            for c in range(m):
+                val = P[idx[i], c]
+                lo[i_node, c] = min(lo[i_node, c], val)
+                hi[i_node, c] = max(hi[i_node, c], val)
+        if 2 * i_node + 1 >= n_nodes or e - s < 2:
+            leaf[i_node] = True
+            continue
+        # find_node_split_dim: the first dimension of largest spread
+        j_max = 0
+        spread_max = 0.0
+        for c in range(m):
+            mx = P[idx[s], c]
+            mn = mx
+            for i in range(s + 1, e):
+                val = P[idx[i], c]
+                mx = max(mx, val)
+                mn = min(mn, val)
+            if mx - mn > spread_max:
+                spread_max = mx - mn
+                j_max = c
+        for i in range(n):
+            v[i] = P[i, j_max]
+        n_mid = (e - s) // 2
+        if not _nth_element(idx, s, e, s + n_mid, v):
+            return idx, start, end, leaf, lo, hi, False
+        # children: the left one is processed first (the order does not change the result)
+        stack[top, 0] = 2 * i_node + 2
+        stack[top, 1] = s + n_mid
+        stack[top, 2] = e
+        stack[top + 1, 0] = 2 * i_node + 1
+        stack[top + 1, 1] = s
+        stack[top + 1, 2] = s + n_mid
+        top += 2
+    return idx, start, end, leaf, lo, hi, True
+
+
+@nb.njit(cache=True)
+def _kd_min_rdist(lo, hi, i_node, pt):
+    """scikit-learn's ``min_rdist`` of the kd-tree (p = 2), in its operation order."""
+    r = 0.0
+    for c in range(pt.size):
+        d_lo = lo[i_node, c] - pt[c]
+        d_hi = pt[c] - hi[i_node, c]
+        d = (d_lo + abs(d_lo)) + (d_hi + abs(d_hi))
+        h = 0.5 * d
+        r += h * h
+    return r
+
+
+@nb.njit(cache=True)
+def _kd_query(P, idx, start, end, leaf, lo, hi, pt, k, vals, nbr, stack, lbs):
+    """scikit-learn's depth-first ``KDTree.query`` of one point: its k nearest into ``nbr``
+    (positions in ``P``), met in the same order and kept by the same heap."""
+    for i in range(k):
+        vals[i] = np.inf
+        nbr[i] = 0
+    stack[0] = 0
+    lbs[0] = _kd_min_rdist(lo, hi, 0, pt)
+    top = 1
+    m = pt.size
+    while top > 0:
+        top -= 1
+        i_node = stack[top]
+        lb = lbs[top]
+        if lb > vals[0]:
+            continue
+        if leaf[i_node]:
+            for i in range(start[i_node], end[i_node]):
+                j = idx[i]
+                s = 0.0
+                for c in range(m):
+                    t = pt[c] - P[j, c]
+                    s += t * t
+                _heap_push(vals, nbr, k, s, j)
+            continue
+        i1 = 2 * i_node + 1
+        i2 = i1 + 1
+        lb1 = _kd_min_rdist(lo, hi, i1, pt)
+        lb2 = _kd_min_rdist(lo, hi, i2, pt)
+        # the nearer child first: pushed last
+        if lb1 <= lb2:
+            stack[top], lbs[top] = i2, lb2
+            stack[top + 1], lbs[top + 1] = i1, lb1
+        else:
+            stack[top], lbs[top] = i1, lb1
+            stack[top + 1], lbs[top + 1] = i2, lb2
+        top += 2
+
+
 @nb.njit(cache=True)
 def exact_fold_rows(X, cols, folds, pred, unc):
     """Settle the uncertified rows of one mask by scikit-learn's own arithmetic.
@@ -923,9 +1132,13 @@ def exact_fold_rows(X, cols, folds, pred, unc):
     For every fold holding rows with ``unc[r]``: where scikit-learn's ``KNeighborsClassifier``
     (``algorithm="auto"``) takes brute force (more than 15 selected features, or
     ``k >= n_train // 2``) the neighbours are found by :func:`_sk_brute_rows`; where it takes a
-    kd-tree, by :func:`_kd_row`. ``pred`` gets the vote and ``unc`` is cleared, except for
-    kd-tree rows with ties at the k-th place (left for the caller, who asks scikit-learn's
-    KDTree for those rows only) and everything when ``folds.exact == 0``.
+    kd-tree, by :func:`_kd_row`, and where equal distances straddle the k-th place with
+    different labels (the tree's order decides them) by replaying the tree: the fold's
+    ``KDTree`` is built once as scikit-learn builds it (:func:`_kd_build`) and each such row
+    is queried as scikit-learn queries it (:func:`_kd_query`). ``pred`` gets the vote and
+    ``unc`` is cleared, except for kd-tree rows whose build the replay does not cover (left
+    for the caller, who asks scikit-learn's KDTree for those rows only) and everything when
+    ``folds.exact == 0``.
     """
     if folds.exact == 0:
         return
@@ -954,12 +1167,48 @@ def exact_fold_rows(X, cols, folds, pred, unc):
                     unc[r] = False
         else:
             d = np.empty(train.size)
+            built = False
+            ok = False
+            P = np.empty((0, cols.size))
+            idx = np.empty(0, dtype=np.int64)
+            start = np.empty(0, dtype=np.int64)
+            end = np.empty(0, dtype=np.int64)
+            leaf = np.empty(0, dtype=np.bool_)
+            blo = np.empty((0, cols.size))
+            bhi = np.empty((0, cols.size))
+            vals = np.empty(k)
+            nbr = np.empty(k, dtype=np.int64)
+            stack = np.empty(0, dtype=np.int64)
+            lbs = np.empty(0)
+            pt = np.empty(cols.size)
             for r in range(lo, hi):
                 if unc[r]:
                     counts[:] = 0
                     if _kd_row(X, cols, folds.row_q[r], train, folds.y, k, counts, d):
                         pred[r] = _argmax_first(counts)
                         unc[r] = False
+                    elif folds.exact == 1:
+                        # equal distances straddle the k-th place: the tree's order decides
+                        if not built:
+                            P = np.empty((train.size, cols.size))
+                            for p in range(train.size):
+                                for c in range(cols.size):
+                                    P[p, c] = X[train[p], cols[c]]
+                            idx, start, end, leaf, blo, bhi, ok = _kd_build(P, _KD_LEAF)
+                            stack = np.empty(2 * start.size + 2, dtype=np.int64)
+                            lbs = np.empty(2 * start.size + 2)
+                            built = True
+                        if ok:
+                            q = folds.row_q[r]
+                            for c in range(cols.size):
+                                pt[c] = X[q, cols[c]]
+                            _kd_query(P, idx, start, end, leaf, blo, bhi, pt, k, vals, nbr,
+                                      stack, lbs)
+                            counts[:] = 0
+                            for i in range(k):
+                                counts[folds.y[train[nbr[i]]]] += 1
+                            pred[r] = _argmax_first(counts)
+                            unc[r] = False
 
 
 @nb.njit(parallel=True, cache=True)

@@ -153,8 +153,8 @@ class KNNEvaluator(Evaluator):
     on continuous data, more frequent on discrete data) are settled by replaying
     scikit-learn's own arithmetic for them in compiled code: for brute force the same
     operands, BLAS calls (scipy's ``ddot`` and ``dgemm``), chunks, sum order and heap; for the
-    kd-tree the same reduced distances, with only exact ties at the k-th place left to
-    scikit-learn's ``KDTree`` (built as the classifier builds it, queried for those rows). The replay is verified against
+    kd-tree the same reduced distances and, where exact ties straddle the k-th place, the
+    same tree build and traversal. The replay is verified against
     scikit-learn once per process (:mod:`pymoo_fs.evaluation._exact`); where it is not, the
     fold is predicted by scikit-learn as a whole. Scores are therefore equal bit for bit.
 
@@ -600,13 +600,13 @@ class KNNEvaluator(Evaluator):
 
         Where ``KNeighborsClassifier`` would take a kd-tree (at most 15 features and
         ``k < n_train // 2``, its ``algorithm="auto"`` rule) the rows left are those whose
-        k-th place holds equal distances with different labels, and which of them the tree
-        returns depends on its traversal. They are answered by scikit-learn's own ``KDTree``,
-        built as ``KNeighborsClassifier.fit`` builds it (``leaf_size=30``,
-        ``metric="euclidean"``) and queried for those rows only, with the classifier's vote
-        (the smallest class among the most frequent): the same neighbours and the same vote
-        without the classifier's per-fit and per-predict overhead (about 1 ms a fold, which
-        made tie-heavy data such as german and zoo only 2-3x faster than scikit-learn).
+        k-th place holds equal distances with different labels and whose tree the compiled
+        replay did not rebuild (``_kernels._kd_build``: libstdc++'s fallback to a heap
+        selection, not replayed). They are answered by scikit-learn's own ``KDTree``, built
+        as ``KNeighborsClassifier.fit`` builds it (``leaf_size=30``, ``metric="euclidean"``)
+        and queried for those rows only, with the classifier's vote (the smallest class among
+        the most frequent): the same neighbours and the same vote without the classifier's
+        per-fit and per-predict overhead (about 1 ms a fold).
         """
         rows = np.flatnonzero(unc)
         self._n_sklearn_rows += rows.size

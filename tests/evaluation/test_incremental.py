@@ -148,10 +148,26 @@ def test_replay_of_scikit_learn_settles_ties_exactly(rng, n_features, openmp_thr
         exact = _exact.settings()[0]
     np.testing.assert_array_equal(got, ref)
     assert ev._n_uncertified > 0
-    if exact and n_features > 15:
-        assert ev._n_sklearn_rows == 0  # brute force is replayed completely
-    elif exact:
-        assert ev._n_sklearn_rows > 0  # kd-tree ties: scikit-learn's KDTree, open rows only
+    if exact:
+        # brute force and the kd-tree (its build and traversal) are replayed completely
+        assert ev._n_sklearn_rows == 0
+
+
+def test_kd_tree_fallback_answers_rows_as_the_classifier(rng):
+    # The route for kd-tree rows the compiled replay leaves (libstdc++'s heap selection, never
+    # met in practice): scikit-learn's KDTree queried for those rows only.
+    X = np.round(rng.random((300, 4)) * 2) / 2
+    y = rng.integers(0, 3, 300)
+    ev = KNNEvaluator(X, y, n_neighbors=5, cv=5, cache_size=0)
+    mask = np.array([True, True, False, True])
+    n_rows = ev._bounds[-1]
+    pred = np.full(n_rows, -1, dtype=np.int64)
+    ev._settle_rows(pred, np.ones(n_rows, dtype=bool), mask, exact=1)
+    expected = np.concatenate([
+        KNeighborsClassifier(5).fit(ev.X[train][:, mask], ev.y[train]).predict(
+            ev.X[test][:, mask]) for train, test in ev.folds])
+    np.testing.assert_array_equal(pred, expected)
+    assert ev._n_sklearn_rows == n_rows
 
 
 def test_without_the_replay_scikit_learn_decides(monkeypatch, rng):
@@ -216,3 +232,28 @@ def test_auto_precision_uses_float64_where_float32_cannot_hold_the_data(sonar):
     assert ev.gram_precision == "float64"
     with pytest.raises(ValueError, match="precision='float32' cannot hold"):
         KNNEvaluator(big, y, cv=5, precision="float32")
+
+
+def test_kd_tree_replay_builds_and_queries_as_scikit_learn(rng):
+    # The compiled replay of KDTree(leaf_size=30): the same point order (libstdc++'s
+    # nth_element step for step) and, with many equal distances, the same neighbour sets.
+    from sklearn.neighbors import KDTree
+
+    from pymoo_fs.evaluation import _kernels
+
+    for trial in range(60):
+        n, m = int(rng.integers(2, 400)), int(rng.integers(1, 16))
+        grid = int(rng.integers(1, 4))
+        X = np.round(rng.random((n, m)) * grid) / grid if trial % 3 else rng.random((n, m))
+        k = int(rng.integers(1, max(2, n // 2)))
+        idx, start, end, leaf, lo, hi, ok = _kernels._kd_build(X, 30)
+        tree = KDTree(X, leaf_size=30, metric="euclidean")
+        assert ok
+        np.testing.assert_array_equal(idx, tree.get_arrays()[1])
+        Q = np.round(rng.random((10, m)) * grid) / grid
+        ref = tree.query(Q, k=k, return_distance=False)
+        vals, nbr = np.empty(k), np.empty(k, dtype=np.int64)
+        stack, lbs = np.empty(2 * start.size + 2, dtype=np.int64), np.empty(2 * start.size + 2)
+        for q, expected in zip(Q, ref):
+            _kernels._kd_query(X, idx, start, end, leaf, lo, hi, q, k, vals, nbr, stack, lbs)
+            assert set(nbr) == set(expected)
