@@ -938,12 +938,54 @@ def _kd_less(v, a, b):
 
 
 @nb.njit(cache=True)
+def _adjust_heap(a, first, hole, length, value, v):
+    """libstdc++'s ``std::__adjust_heap`` (then ``__push_heap``) on ``a[first:]``."""
+    top = hole
+    second = hole
+    while second < (length - 1) // 2:
+        second = 2 * (second + 1)
+        if _kd_less(v, a[first + second], a[first + second - 1]):
+            second -= 1
+        a[first + hole] = a[first + second]
+        hole = second
+    if (length & 1) == 0 and second == (length - 2) // 2:
+        second = 2 * (second + 1)
+        a[first + hole] = a[first + second - 1]
+        hole = second - 1
+    parent = (hole - 1) // 2
+    while hole > top and _kd_less(v, a[first + parent], value):
+        a[first + hole] = a[first + parent]
+        hole = parent
+        parent = (hole - 1) // 2
+    a[first + hole] = value
+
+
+@nb.njit(cache=True)
+def _heap_select(a, first, middle, last, v):
+    """libstdc++'s ``std::__heap_select``: ``__make_heap`` of ``[first, middle)``, then every
+    later element smaller than the top replaces it (``__pop_heap``)."""
+    length = middle - first
+    if length >= 2:
+        parent = (length - 2) // 2
+        while True:
+            _adjust_heap(a, first, parent, length, a[first + parent], v)
+            if parent == 0:
+                break
+            parent -= 1
+    for i in range(middle, last):
+        if _kd_less(v, a[i], a[first]):
+            value = a[i]
+            a[i] = a[first]
+            _adjust_heap(a, first, 0, length, value, v)
+
+
+@nb.njit(cache=True)
 def _nth_element(a, lo, hi, nth, v):
     """libstdc++'s ``std::nth_element(a + lo, a + nth, a + hi, comp)`` (introselect) with
-    :func:`_kd_less`, step for step, so that the order it leaves is the same. Returns False
-    where libstdc++ would fall back to its heap selection (the depth limit; not replayed)."""
+    :func:`_kd_less`, step for step (its heap selection past the depth limit included), so
+    that the order it leaves is the same."""
     if lo == hi or nth == hi:
-        return True
+        return
     n = hi - lo
     lg = 0
     while (n >> (lg + 1)) > 0:
@@ -953,7 +995,9 @@ def _nth_element(a, lo, hi, nth, v):
     last = hi
     while last - first > 3:
         if depth == 0:
-            return False
+            _heap_select(a, first, nth + 1, last, v)
+            a[first], a[nth] = a[nth], a[first]
+            return
         depth -= 1
         # __unguarded_partition_pivot: median of (first + 1, mid, last - 1) moved to first
         mid = first + (last - first) // 2
@@ -1004,14 +1048,13 @@ def _nth_element(a, lo, hi, nth, v):
                 a[t] = a[t - 1]
                 t -= 1
             a[t] = val
-    return True
 
 
 @nb.njit(cache=True)
 def _kd_build(P, leaf_size):
     """scikit-learn's ``KDTree(P, leaf_size)`` (``sklearn/neighbors/_binary_tree.pxi.tp``):
     the point order ``idx``, each node's range ``start``/``end``, leaf flag and bounds
-    ``lo``/``hi``; ``ok`` is False where the build left what is replayed here."""
+    ``lo``/``hi``."""
     n, m = P.shape
     n_levels = int(np.log2(max(1.0, (n - 1) / leaf_size)) + 1)
     n_nodes = 2 ** n_levels - 1
@@ -1059,8 +1102,7 @@ def _kd_build(P, leaf_size):
         for i in range(n):
             v[i] = P[i, j_max]
         n_mid = (e - s) // 2
-        if not _nth_element(idx, s, e, s + n_mid, v):
-            return idx, start, end, leaf, lo, hi, False
+        _nth_element(idx, s, e, s + n_mid, v)
         # children: the left one is processed first (the order does not change the result)
         stack[top, 0] = 2 * i_node + 2
         stack[top, 1] = s + n_mid
@@ -1069,7 +1111,7 @@ def _kd_build(P, leaf_size):
         stack[top + 1, 1] = s
         stack[top + 1, 2] = s + n_mid
         top += 2
-    return idx, start, end, leaf, lo, hi, True
+    return idx, start, end, leaf, lo, hi
 
 
 @nb.njit(cache=True)
@@ -1136,9 +1178,8 @@ def exact_fold_rows(X, cols, folds, pred, unc):
     different labels (the tree's order decides them) by replaying the tree: the fold's
     ``KDTree`` is built once as scikit-learn builds it (:func:`_kd_build`) and each such row
     is queried as scikit-learn queries it (:func:`_kd_query`). ``pred`` gets the vote and
-    ``unc`` is cleared, except for kd-tree rows whose build the replay does not cover (left
-    for the caller, who asks scikit-learn's KDTree for those rows only) and everything when
-    ``folds.exact == 0``.
+    ``unc`` is cleared; with ``folds.exact == 0`` nothing is done (the caller asks
+    scikit-learn).
     """
     if folds.exact == 0:
         return
@@ -1168,7 +1209,6 @@ def exact_fold_rows(X, cols, folds, pred, unc):
         else:
             d = np.empty(train.size)
             built = False
-            ok = False
             P = np.empty((0, cols.size))
             idx = np.empty(0, dtype=np.int64)
             start = np.empty(0, dtype=np.int64)
@@ -1194,21 +1234,20 @@ def exact_fold_rows(X, cols, folds, pred, unc):
                             for p in range(train.size):
                                 for c in range(cols.size):
                                     P[p, c] = X[train[p], cols[c]]
-                            idx, start, end, leaf, blo, bhi, ok = _kd_build(P, _KD_LEAF)
+                            idx, start, end, leaf, blo, bhi = _kd_build(P, _KD_LEAF)
                             stack = np.empty(2 * start.size + 2, dtype=np.int64)
                             lbs = np.empty(2 * start.size + 2)
                             built = True
-                        if ok:
-                            q = folds.row_q[r]
-                            for c in range(cols.size):
-                                pt[c] = X[q, cols[c]]
-                            _kd_query(P, idx, start, end, leaf, blo, bhi, pt, k, vals, nbr,
-                                      stack, lbs)
-                            counts[:] = 0
-                            for i in range(k):
-                                counts[folds.y[train[nbr[i]]]] += 1
-                            pred[r] = _argmax_first(counts)
-                            unc[r] = False
+                        q = folds.row_q[r]
+                        for c in range(cols.size):
+                            pt[c] = X[q, cols[c]]
+                        _kd_query(P, idx, start, end, leaf, blo, bhi, pt, k, vals, nbr, stack,
+                                  lbs)
+                        counts[:] = 0
+                        for i in range(k):
+                            counts[folds.y[train[nbr[i]]]] += 1
+                        pred[r] = _argmax_first(counts)
+                        unc[r] = False
 
 
 @nb.njit(parallel=True, cache=True)

@@ -3,7 +3,7 @@
 import os
 
 import numpy as np
-from sklearn.neighbors import KDTree, KNeighborsClassifier
+from sklearn.neighbors import KNeighborsClassifier
 
 from pymoo_fs._validation import check_choice, check_int, check_positive_int
 from pymoo_fs.evaluation import _exact, _reference
@@ -596,36 +596,16 @@ class KNNEvaluator(Evaluator):
             self._settle_rows(pred[b], unc[b], masks[b], exact)
 
     def _settle_rows(self, pred, unc, mask, exact):
-        """Rows the kernels left: ask scikit-learn (kd-tree ties: those rows only).
-
-        Where ``KNeighborsClassifier`` would take a kd-tree (at most 15 features and
-        ``k < n_train // 2``, its ``algorithm="auto"`` rule) the rows left are those whose
-        k-th place holds equal distances with different labels and whose tree the compiled
-        replay did not rebuild (``_kernels._kd_build``: libstdc++'s fallback to a heap
-        selection, not replayed). They are answered by scikit-learn's own ``KDTree``, built
-        as ``KNeighborsClassifier.fit`` builds it (``leaf_size=30``, ``metric="euclidean"``)
-        and queried for those rows only, with the classifier's vote (the smallest class among
-        the most frequent): the same neighbours and the same vote without the classifier's
-        per-fit and per-predict overhead (about 1 ms a fold).
-        """
+        """Rows the kernels left, which happens only where the replay of scikit-learn's
+        arithmetic is off (``exact`` false: not verified in this process, or the numpy
+        backend): scikit-learn predicts their folds."""
         rows = np.flatnonzero(unc)
         self._n_sklearn_rows += rows.size
         Xs = self.X[:, mask]
-        k = self.n_neighbors
         for f in np.unique(self._row_fold[rows]):
             train, test = self.folds[f]
             lo, hi = self._bounds[f], self._bounds[f + 1]
-            if exact and Xs.shape[1] <= 15 and k < train.size // 2:
-                # a kd-tree answers each query row on its own: query only the open rows
-                mine = np.flatnonzero(unc[lo:hi])
-                tree = KDTree(Xs[train], leaf_size=30, metric="euclidean")
-                nbr = tree.query(Xs[test[mine]], k=k, return_distance=False)
-                codes = self.y[train][nbr]
-                counts = np.zeros((mine.size, self.n_classes), dtype=np.int64)
-                np.add.at(counts, (np.arange(mine.size)[:, None], codes), 1)
-                pred[lo + mine] = np.argmax(counts, axis=1)
-                continue
-            knn = KNeighborsClassifier(n_neighbors=k).fit(Xs[train], self.y[train])
+            knn = KNeighborsClassifier(n_neighbors=self.n_neighbors).fit(Xs[train], self.y[train])
             pred[lo:hi] = knn.predict(Xs[test])
 
     def _predict_cv_reference(self, mask):

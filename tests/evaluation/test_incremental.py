@@ -153,23 +153,6 @@ def test_replay_of_scikit_learn_settles_ties_exactly(rng, n_features, openmp_thr
         assert ev._n_sklearn_rows == 0
 
 
-def test_kd_tree_fallback_answers_rows_as_the_classifier(rng):
-    # The route for kd-tree rows the compiled replay leaves (libstdc++'s heap selection, never
-    # met in practice): scikit-learn's KDTree queried for those rows only.
-    X = np.round(rng.random((300, 4)) * 2) / 2
-    y = rng.integers(0, 3, 300)
-    ev = KNNEvaluator(X, y, n_neighbors=5, cv=5, cache_size=0)
-    mask = np.array([True, True, False, True])
-    n_rows = ev._bounds[-1]
-    pred = np.full(n_rows, -1, dtype=np.int64)
-    ev._settle_rows(pred, np.ones(n_rows, dtype=bool), mask, exact=1)
-    expected = np.concatenate([
-        KNeighborsClassifier(5).fit(ev.X[train][:, mask], ev.y[train]).predict(
-            ev.X[test][:, mask]) for train, test in ev.folds])
-    np.testing.assert_array_equal(pred, expected)
-    assert ev._n_sklearn_rows == n_rows
-
-
 def test_without_the_replay_scikit_learn_decides(monkeypatch, rng):
     X = np.round(rng.random((200, 30)) * 2) / 2
     y = rng.integers(0, 2, 200)
@@ -246,9 +229,8 @@ def test_kd_tree_replay_builds_and_queries_as_scikit_learn(rng):
         grid = int(rng.integers(1, 4))
         X = np.round(rng.random((n, m)) * grid) / grid if trial % 3 else rng.random((n, m))
         k = int(rng.integers(1, max(2, n // 2)))
-        idx, start, end, leaf, lo, hi, ok = _kernels._kd_build(X, 30)
+        idx, start, end, leaf, lo, hi = _kernels._kd_build(X, 30)
         tree = KDTree(X, leaf_size=30, metric="euclidean")
-        assert ok
         np.testing.assert_array_equal(idx, tree.get_arrays()[1])
         Q = np.round(rng.random((10, m)) * grid) / grid
         ref = tree.query(Q, k=k, return_distance=False)
@@ -257,3 +239,26 @@ def test_kd_tree_replay_builds_and_queries_as_scikit_learn(rng):
         for q, expected in zip(Q, ref):
             _kernels._kd_query(X, idx, start, end, leaf, lo, hi, q, k, vals, nbr, stack, lbs)
             assert set(nbr) == set(expected)
+
+
+@pytest.mark.parametrize("n", [260, 305, 390])
+def test_kd_tree_replay_past_the_depth_limit_of_nth_element(rng, n):
+    # A few values in decreasing order (ties by index) drive libstdc++'s introselect to its
+    # depth limit at the root (found with a Python transcription of it), where it switches to
+    # a heap selection: the replay must leave the same point order there too.
+    from sklearn.neighbors import KDTree
+
+    from pymoo_fs.evaluation import _kernels
+
+    X = np.column_stack([np.sort(rng.integers(0, 3, n))[::-1], rng.integers(0, 2, n) / 2.0,
+                         rng.random(n)]).astype(float)
+    idx, start, end, leaf, lo, hi = _kernels._kd_build(X, 30)
+    tree = KDTree(X, leaf_size=30, metric="euclidean")
+    np.testing.assert_array_equal(idx, tree.get_arrays()[1])
+    Q = np.round(rng.random((20, 3)) * 2) / 2
+    ref = tree.query(Q, k=5, return_distance=False)
+    vals, nbr = np.empty(5), np.empty(5, dtype=np.int64)
+    stack, lbs = np.empty(2 * start.size + 2, dtype=np.int64), np.empty(2 * start.size + 2)
+    for q, expected in zip(Q, ref):
+        _kernels._kd_query(X, idx, start, end, leaf, lo, hi, q, 5, vals, nbr, stack, lbs)
+        assert set(nbr) == set(expected)
