@@ -616,10 +616,11 @@ def _predict_rows(G, sq, m2, r2, eps, g_sk, Xc, cols, folds, rows, pred, unc, se
     theirs under this mask, and no candidate above ``lim`` can be among the k + 1 nearest. The
     scan skips those without inserting them: the kept list, ties in index order included, is
     exactly that of the full scan, and the insertions (mispredicted branches, the cost of the
-    scan on varied data) fall from about 26-29 to 10-12 per row on musk1 and sonar. With
-    seeds, a branch-free pass first lists the candidates under the gate (about 16 of 333 per
-    row on a random musk1 batch) and only those go through the insertion loop, in index order
-    (6 % off a musk1 batch against the branching scan of every candidate). Any
+    scan on varied data) fall from about 26-29 to 10-12 per row on musk1 and sonar. A
+    branch-free pass first lists the candidates under the gate (with seeds about 16 of 333 per
+    row on a random musk1 batch; without, every candidate of the fold) and only those go
+    through the insertion loop, in index order (6 % off a musk1 batch against the branching
+    scan of every candidate). Any
     content of ``seeds`` gives the same result; only the speed depends on it. ``seeds[r, k + 1]``
     counts the times row ``r``'s float32 band was re-measured in float64 (the evaluator's
     choice of precision reads it).
@@ -659,28 +660,22 @@ def _predict_rows(G, sq, m2, r2, eps, g_sk, Xc, cols, folds, rows, pred, unc, se
             for p in range(1, K):
                 lim = max(lim, e[seeds[r, p]])
         gate = np.nextafter(lim, np.inf)
-        cnt = 0
-        if lim < np.inf:
-            # branch-free list of the candidates under the gate, then insert those only
-            if n >= _GATE_BLOCKED:
-                c = _gate_blocks(e, gate, ids)
-            else:
-                c = 0
-                for j in range(n):
-                    ids[c] = j
-                    c += e[j] < gate
-            for p in range(c):
-                j = ids[p]
-                if e[j] < gate:
-                    cnt = _insert(bd, bi, cnt, K, e[j], j)
-                    if cnt == K:
-                        gate = min(gate, bd[K - 1])
+        # branch-free list of the candidates under the gate (without seeds: every candidate of
+        # the fold), then insert those only
+        if n >= _GATE_BLOCKED:
+            c = _gate_blocks(e, gate, ids)
         else:
+            c = 0
             for j in range(n):
-                if e[j] < gate:
-                    cnt = _insert(bd, bi, cnt, K, e[j], j)
-                    if cnt == K:
-                        gate = min(gate, bd[K - 1])
+                ids[c] = j
+                c += e[j] < gate
+        cnt = 0
+        for p in range(c):
+            j = ids[p]
+            if e[j] < gate:
+                cnt = _insert(bd, bi, cnt, K, e[j], j)
+                if cnt == K:
+                    gate = min(gate, bd[K - 1])
         if cnt == K:
             for p in range(K):
                 seeds[r, p] = bi[p]
