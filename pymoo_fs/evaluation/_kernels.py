@@ -1094,8 +1094,8 @@ def _kd_build(P, leaf_size):
             if mx - mn > spread_max:
                 spread_max = mx - mn
                 j_max = c
-        for i in range(n):
-            v[i] = P[i, j_max]
+        for i in range(s, e):
+            v[idx[i]] = P[idx[i], j_max]  # the comparator reads the node's points only
         n_mid = (e - s) // 2
         _nth_element(idx, s, e, s + n_mid, v)
         # children: the left one is processed first (the order does not change the result)
@@ -1163,6 +1163,36 @@ def _kd_query(P, idx, start, end, leaf, lo, hi, pt, k, vals, nbr, stack, lbs):
 
 
 @nb.njit(cache=True)
+def _kd_settle(X, cols, train, folds, lo, hi, pred, unc):
+    """Rows ``lo:hi`` (one fold) still open in ``unc``: their votes from the fold's kd-tree,
+    built once as scikit-learn builds it and queried as it queries (:func:`_kd_build`,
+    :func:`_kd_query`)."""
+    k = folds.k
+    P = np.empty((train.size, cols.size))
+    for p in range(train.size):
+        for c in range(cols.size):
+            P[p, c] = X[train[p], cols[c]]
+    idx, start, end, leaf, blo, bhi = _kd_build(P, _KD_LEAF)
+    stack = np.empty(2 * start.size + 2, dtype=np.int64)
+    lbs = np.empty(2 * start.size + 2)
+    vals = np.empty(k)
+    nbr = np.empty(k, dtype=np.int64)
+    pt = np.empty(cols.size)
+    counts = np.zeros(folds.n_classes, dtype=np.int64)
+    for r in range(lo, hi):
+        if unc[r]:
+            q = folds.row_q[r]
+            for c in range(cols.size):
+                pt[c] = X[q, cols[c]]
+            _kd_query(P, idx, start, end, leaf, blo, bhi, pt, k, vals, nbr, stack, lbs)
+            counts[:] = 0
+            for i in range(k):
+                counts[folds.y[train[nbr[i]]]] += 1
+            pred[r] = _argmax_first(counts)
+            unc[r] = False
+
+
+@nb.njit(cache=True)
 def exact_fold_rows(X, cols, folds, pred, unc):
     """Settle the uncertified rows of one mask by scikit-learn's own arithmetic.
 
@@ -1203,46 +1233,18 @@ def exact_fold_rows(X, cols, folds, pred, unc):
                     unc[r] = False
         else:
             d = np.empty(train.size)
-            built = False
-            P = np.empty((0, cols.size))
-            idx = np.empty(0, dtype=np.int64)
-            start = np.empty(0, dtype=np.int64)
-            end = np.empty(0, dtype=np.int64)
-            leaf = np.empty(0, dtype=np.bool_)
-            blo = np.empty((0, cols.size))
-            bhi = np.empty((0, cols.size))
-            vals = np.empty(k)
-            nbr = np.empty(k, dtype=np.int64)
-            stack = np.empty(0, dtype=np.int64)
-            lbs = np.empty(0)
-            pt = np.empty(cols.size)
+            ties = False
             for r in range(lo, hi):
                 if unc[r]:
                     counts[:] = 0
                     if _kd_row(X, cols, folds.row_q[r], train, folds.y, k, counts, d):
                         pred[r] = _argmax_first(counts)
                         unc[r] = False
-                    elif folds.exact == 1:
-                        # equal distances straddle the k-th place: the tree's order decides
-                        if not built:
-                            P = np.empty((train.size, cols.size))
-                            for p in range(train.size):
-                                for c in range(cols.size):
-                                    P[p, c] = X[train[p], cols[c]]
-                            idx, start, end, leaf, blo, bhi = _kd_build(P, _KD_LEAF)
-                            stack = np.empty(2 * start.size + 2, dtype=np.int64)
-                            lbs = np.empty(2 * start.size + 2)
-                            built = True
-                        q = folds.row_q[r]
-                        for c in range(cols.size):
-                            pt[c] = X[q, cols[c]]
-                        _kd_query(P, idx, start, end, leaf, blo, bhi, pt, k, vals, nbr, stack,
-                                  lbs)
-                        counts[:] = 0
-                        for i in range(k):
-                            counts[folds.y[train[nbr[i]]]] += 1
-                        pred[r] = _argmax_first(counts)
-                        unc[r] = False
+                    else:
+                        ties = True
+            if ties:
+                # equal distances straddle the k-th place: the tree's order decides
+                _kd_settle(X, cols, train, folds, lo, hi, pred, unc)
 
 
 @nb.njit(parallel=True, cache=True)
@@ -1478,10 +1480,11 @@ def flip_tables(G, sq, folds, L, n_chunks):
 
 
 @nb.njit(cache=True)
-def _base_row(G, sq, cand, q, f, idx, d):
-    """Candidates of row (q, f) in index order and their base squared distances; count."""
+def _candidate_row(G, sq, cand, q, f, seq, idx, d):
+    """The candidates of row (q, f) among ``seq``, in that order, and their base squared
+    distances (into ``idx``, ``d``); count."""
     c = 0
-    for j in range(G.shape[0]):
+    for j in seq:
         if cand[f, j]:
             v = sq[q] + sq[j] - 2.0 * G[q, j]
             d[c] = v if v > 0.0 else 0.0
@@ -1506,23 +1509,6 @@ def _norm_order(aS2, x, nu, perm, nus):
     perm[:] = np.argsort(nu)
     for p in range(nu.size):
         nus[p] = nu[perm[p]]
-
-
-@nb.njit(cache=True)
-def _window_row(G, sq, cand, q, f, perm, nus, lo, hi, idx, d):
-    """Like :func:`_base_row`, over the candidates whose entry of the increasing ``nus`` (their
-    norms ``nus = nu[perm]``) lies in ``[lo, hi]``, in that order; count."""
-    a = np.searchsorted(nus, lo)
-    b = np.searchsorted(nus, hi, side="right")
-    c = 0
-    for p in range(a, b):
-        j = perm[p]
-        if cand[f, j]:
-            v = sq[q] + sq[j] - 2.0 * G[q, j]
-            d[c] = v if v > 0.0 else 0.0
-            idx[c] = j
-            c += 1
-    return c
 
 
 @nb.njit(parallel=True, cache=True)
@@ -1593,6 +1579,7 @@ def flip_predict(data, folds, G, sq, m2, r2, eps, cols, features, order, dist, c
         for j in range(n):
             aS2[j] += xs[j] * xs[j]
     tol_nu = 2.0 * np.sqrt(_gamma(cols.size + 4.0, _U64) * aS2.max()) if n else 0.0
+    everyone = np.arange(n)
     # features in chunks: each chunk allocates its scratch once
     n_chunks = min(nF, n_chunks)
     step = (nF + n_chunks - 1) // n_chunks if n_chunks else 1
@@ -1646,13 +1633,15 @@ def flip_predict(data, folds, G, sq, m2, r2, eps, cols, features, order, dist, c
                     # removing those in the norm window
                     n_rescans += 1
                     if add or n_rescans <= _WINDOW_AFTER:
-                        length = _base_row(G, sq, folds.cand, q, folds.row_f[r], idx, dfull)
+                        seq = everyone
                     else:
                         if n_rescans == _WINDOW_AFTER + 1:
                             _norm_order(aS2, x, nu, perm, nus)
                         w = np.sqrt(worst + 1.5 * e2) * (1.0 + 1e-9) + tol_nu
-                        length = _window_row(G, sq, folds.cand, q, folds.row_f[r], perm, nus,
-                                             nu[q] - w, nu[q] + w, idx, dfull)
+                        seq = perm[np.searchsorted(nus, nu[q] - w):
+                                   np.searchsorted(nus, nu[q] + w, side="right")]
+                    length = _candidate_row(G, sq, folds.cand, q, folds.row_f[r], seq, idx,
+                                            dfull)
                     ids = idx
                     ds = dfull
                     cnt, stop, worst = _flip_scan(ds, ids, length, x, xq, sign, shrink, np.inf,

@@ -593,12 +593,12 @@ class KNNEvaluator(Evaluator):
                                     sub_pred, sub_unc)
             pred[open_masks], unc[open_masks] = sub_pred, sub_unc
         for b in np.flatnonzero(unc.any(axis=1)):
-            self._settle_rows(pred[b], unc[b], masks[b], exact)
+            self._settle_rows(pred[b], unc[b], masks[b])
 
-    def _settle_rows(self, pred, unc, mask, exact):
+    def _settle_rows(self, pred, unc, mask):
         """Rows the kernels left, which happens only where the replay of scikit-learn's
-        arithmetic is off (``exact`` false: not verified in this process, or the numpy
-        backend): scikit-learn predicts their folds."""
+        arithmetic is off (not verified in this process, or the numpy backend): scikit-learn
+        predicts their folds."""
         rows = np.flatnonzero(unc)
         self._n_sklearn_rows += rows.size
         Xs = self.X[:, mask]
@@ -618,7 +618,7 @@ class KNNEvaluator(Evaluator):
         )
         if ambiguous.any():
             self._n_uncertified += int(ambiguous.sum())
-            self._settle_rows(pred, ambiguous, mask, exact=0)
+            self._settle_rows(pred, ambiguous, mask)
         return pred
 
     def _holdout_scores(self, masks, X_test, y_test):
