@@ -236,7 +236,8 @@ def prepare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=
     check_int("pop_size", pop_size, low=2)
     protocol = Protocol("compare", split="holdout", test_size=test_size, scaling="minmax",
                         n_neighbors=n_neighbors, inner_cv=cv, scoring="accuracy",
-                        objective=objective, alpha=alpha)
+                        objective={"name": objective, "alpha": alpha} if objective == "weighted"
+                        else objective)
     spec = StudySpec(name="compare", datasets=[str(dataset)], runs=runs, seed=seed,
                      algorithms=[AlgorithmSpec(n, {"pop_size": pop_size},
                                                budget=_budget_of(n, pop_size, generations))
@@ -323,7 +324,7 @@ def run(setup, progress=None):
                                  np.array(record["F_test"]), record["n_eval"], seconds))
         if progress:
             progress("run_end", result=results[-1], index=len(results), total=len(keys))
-    if setup.spec.protocol.objective == "weighted":
+    if setup.spec.protocol.objective.name == "weighted":
         return _single_objective(setup, problem, results, records, full_error)
     ref_train = reference_front([r.F_train for r in results])
     ref_test = reference_front([nondominated(r.F_test) for r in results])

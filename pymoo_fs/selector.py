@@ -36,7 +36,8 @@ from pymoo_fs.analysis.choice import SELECTION_RULES, choose_from_front
 from pymoo_fs.analysis.display import ParetoFrontDisplay
 from pymoo_fs.analysis.indicators import hypervolume
 from pymoo_fs.evaluation import make_evaluator
-from pymoo_fs.problems import BiObjectiveFeatureSelection, WeightedFeatureSelection, flip_masks
+from pymoo_fs.problems import flip_masks
+from pymoo_fs.problems.objectives import make_objective, objective_names
 from pymoo_fs.seeds import run_seed
 
 __all__ = ["DEFAULT_ALGORITHMS", "ParetoFrontDisplay", "SwarmFeatureSelector"]
@@ -44,7 +45,7 @@ __all__ = ["DEFAULT_ALGORITHMS", "ParetoFrontDisplay", "SwarmFeatureSelector"]
 #: the algorithm used when ``algorithm=None``, by objective: the best swarm available for each
 #: (ISRPSO: seed 003's local search on the archive; measured against MOPSO, CMDPSOFS and
 #: NSGA-II in ``benchmarks/RESULTS.md``).
-DEFAULT_ALGORITHMS = {"pareto": "ISRPSO", "weighted": "PSO"}
+DEFAULT_ALGORITHMS = {"pareto": "ISRPSO", "weighted": "PSO", "fite": "PSO"}
 
 _DEFAULT_POP_SIZE = 30
 
@@ -77,13 +78,15 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         3,000 and 3.4 s for CMDPSOFS, with a front reaching 1 feature instead of 27;
         ``benchmarks/selector_fit.py``); with a slow ``estimator`` every one of them is a
         ``cross_val_score``, so pass ``algorithm="CMDPSOFS"`` or a ``max_evals`` budget there.
-    objective : {"pareto", "weighted"}, default="pareto"
+    objective : {"pareto", "weighted", "fite"}, default="pareto"
         ``"pareto"`` minimises (error, fraction of features selected) together
         (:class:`~pymoo_fs.problems.BiObjectiveFeatureSelection`); ``"weighted"`` minimises
         ``alpha * error + (1 - alpha) * fraction``
-        (:class:`~pymoo_fs.problems.WeightedFeatureSelection`).
+        (:class:`~pymoo_fs.problems.WeightedFeatureSelection`); ``"fite"`` minimises the error,
+        equal errors won by fewer features (:class:`~pymoo_fs.problems.FitEFeatureSelection`).
+        The objectives of :mod:`pymoo_fs.problems.objectives` that wrap any evaluator.
     alpha : float, default=0.9
-        Weight of the error in ``"weighted"``, in [0, 1]; unused by ``"pareto"``.
+        Weight of the error in ``"weighted"``, in [0, 1]; unused by the other objectives.
     cv : int, "loo", cross-validation splitter or iterable of splits, default=5
         The inner cross-validation that scores each subset, fixed for the whole search. An int
         ``k`` is ``StratifiedKFold(k, shuffle=True)`` seeded from ``random_state``; None is 5
@@ -231,7 +234,7 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
     _parameter_constraints = {
         "estimator": [HasMethods(["fit", "predict"]), None],
         "algorithm": [StrOptions(set(algorithm_names())), Algorithm, None],
-        "objective": [StrOptions({"pareto", "weighted"})],
+        "objective": [StrOptions(set(objective_names(generic=True)))],
         "alpha": [Interval(numbers.Real, 0, 1, closed="both")],
         "cv": ["cv_object", StrOptions({"loo"})],
         "scoring": [StrOptions(set(get_scorer_names())), callable],
@@ -322,8 +325,7 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
     def _search(self, algorithm, evaluator, termination, seed):
         """Run the search on the objective's problem; the front recorder and the monitor."""
         recorder = _FrontRecorder(evaluator)
-        problem = (BiObjectiveFeatureSelection(recorder) if self.objective == "pareto"
-                   else WeightedFeatureSelection(recorder, alpha=self.alpha))
+        problem = self._objective().problem(recorder)
         monitor = _Monitor(recorder, show_bar=self.verbose == 1)
         try:
             algorithm.setup(problem, termination=termination, seed=run_seed(seed, "search"),
@@ -352,7 +354,7 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
 
     def _make_algorithm(self):
         """A fresh algorithm for this fit and its name."""
-        want = 2 if self.objective == "pareto" else 1
+        want = self._objective().n_obj
         if isinstance(self.algorithm, Algorithm):
             if self.pop_size is not None:
                 raise ValueError(f"pop_size={self.pop_size!r} applies to an algorithm given "
@@ -367,6 +369,12 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
                              f"use one of {fitting}")
         pop_size = _DEFAULT_POP_SIZE if self.pop_size is None else self.pop_size
         return make_algorithm(name, pop_size=pop_size), name
+
+    def _objective(self):
+        """The objective object: ``objective`` with ``alpha`` where it takes one."""
+        cls = type(make_objective(self.objective))
+        return make_objective(self.objective, **({"alpha": self.alpha}
+                                                 if "alpha" in cls.parameters() else {}))
 
     def _choose(self):
         front = self.pareto_front_

@@ -12,6 +12,9 @@ from pymoo_fs.problems.feature_selection import (
     flip_masks,
 )
 from pymoo_fs.problems.fitb import FitBFeatureSelection
+from pymoo_fs.problems.objectives import (FitBObjective, FitEObjective, Objective,
+                                          ParetoObjective, WeightedObjective, make_objective,
+                                          objective_names, register_objective)
 from pymoo_fs.problems.fite import FitEFeatureSelection
 from pymoo_fs.problems.repair import NonEmptyRepair, repair_empty
 from pymoo_fs.problems.repeated_cv import RepeatedCrossValidation, RepeatedCVFeatureSelection
@@ -20,12 +23,20 @@ __all__ = [
     "BiObjectiveFeatureSelection",
     "FeatureSelectionProblem",
     "FitBFeatureSelection",
+    "FitBObjective",
+    "FitEObjective",
     "FitEFeatureSelection",
     "NonEmptyRepair",
+    "Objective",
+    "ParetoObjective",
     "RepeatedCVFeatureSelection",
     "RepeatedCrossValidation",
     "WeightedFeatureSelection",
+    "WeightedObjective",
     "as_masks",
     "flip_masks",
+    "make_objective",
+    "objective_names",
+    "register_objective",
     "repair_empty",
 ]

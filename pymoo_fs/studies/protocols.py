@@ -5,12 +5,6 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.preprocessing import MinMaxScaler
 
 from pymoo_fs.datasets import holdout_indices, load_dataset
-
-from pymoo_fs.evaluation import FitBEvaluator, KNNEvaluator
-from pymoo_fs.problems import (BiObjectiveFeatureSelection, FitBFeatureSelection,
-                               FitEFeatureSelection, RepeatedCVFeatureSelection,
-                               WeightedFeatureSelection)
-from pymoo_fs.problems.repeated_cv import repetition_seeds
 from pymoo_fs.seeds import run_seed
 
 __all__ = ["load_dataset_cached", "outer_splits", "prepare_split", "make_problem"]
@@ -84,7 +78,7 @@ def prepare_split(X, y, train, test, protocol):
 
 def make_problem(protocol, X_train, y_train, X_test, y_test, seed, dataset, fold,
                  n_threads=None):
-    """The feature-selection problem of one split.
+    """The feature-selection problem of one split: the protocol's objective, built on it.
 
     Parameters
     ----------
@@ -103,45 +97,16 @@ def make_problem(protocol, X_train, y_train, X_test, y_test, seed, dataset, fold
     Returns
     -------
     problem : FeatureSelectionProblem
-        :class:`~pymoo_fs.problems.BiObjectiveFeatureSelection` or
-        :class:`~pymoo_fs.problems.WeightedFeatureSelection` (``alpha``) on a
-        :class:`~pymoo_fs.evaluation.KNNEvaluator` with the protocol's k, inner CV and
-        scoring, with the test part attached; with ``inner_repetitions > 1``, a
-        :class:`~pymoo_fs.problems.RepeatedCVFeatureSelection` on that many evaluators, the
-        first with the same folds; for ``objective="fitb"``,
-        :class:`~pymoo_fs.problems.FitBFeatureSelection` on a
-        :class:`~pymoo_fs.evaluation.FitBEvaluator` (``mu = alpha``, ``inner_cv`` blocks,
-        the protocol's scoring for the test part), whose SU ranking (and the SU between its
-        relevant features) is computed here, on this training part alone: as in seed 001,
-        the ranking precedes the timed search; for ``objective="fite"``,
-        :class:`~pymoo_fs.problems.FitEFeatureSelection` on the KNN evaluator, its SU ranking
-        (CEPSO-FL's and VLPSO's) computed here likewise.
+        ``protocol.objective.build(...)``
+        (:meth:`~pymoo_fs.problems.objectives.Objective.build`) with the protocol's k, inner
+        CV and scoring, the test part attached; what the objective's algorithms read (e.g. the
+        SU ranking of FIT-B and FIT-E) is computed here, on this training part alone, before
+        the timed search, as the seeds do.
     """
-    folds_seed = run_seed(seed, "inner folds", dataset, fold)
-    if protocol.objective == "fitb":
-        evaluator = FitBEvaluator(X_train, y_train, mu=protocol.alpha, n_folds=protocol.inner_cv,
-                                  random_state=folds_seed, test_scoring=protocol.scoring)
-        problem = FitBFeatureSelection(evaluator, X_test=X_test, y_test=y_test)
-        problem.symmetric_uncertainty().redundant([])
-        return problem
-    if protocol.inner_repetitions > 1:
-        evaluators = [KNNEvaluator(X_train, y_train, n_neighbors=protocol.n_neighbors,
-                                   cv=protocol.inner_cv, scoring=protocol.scoring,
-                                   random_state=s, n_threads=n_threads)
-                      for s in repetition_seeds(folds_seed, protocol.inner_repetitions)]
-        return RepeatedCVFeatureSelection(evaluators, alpha=protocol.alpha, X_test=X_test,
-                                          y_test=y_test)
-    evaluator = KNNEvaluator(X_train, y_train, n_neighbors=protocol.n_neighbors,
-                             cv=protocol.inner_cv, scoring=protocol.scoring,
-                             random_state=folds_seed, n_threads=n_threads)
-    if protocol.objective == "pareto":
-        return BiObjectiveFeatureSelection(evaluator, X_test=X_test, y_test=y_test)
-    if protocol.objective == "fite":
-        problem = FitEFeatureSelection(evaluator, X_test=X_test, y_test=y_test)
-        problem.symmetric_uncertainty().ranking()
-        return problem
-    return WeightedFeatureSelection(evaluator, alpha=protocol.alpha, X_test=X_test,
-                                    y_test=y_test)
+    return protocol.objective.build(
+        X_train, y_train, X_test, y_test, n_neighbors=protocol.n_neighbors,
+        inner_cv=protocol.inner_cv, scoring=protocol.scoring,
+        random_state=run_seed(seed, "inner folds", dataset, fold), n_threads=n_threads)
 
 
 _datasets = {}

@@ -20,6 +20,7 @@ from pymoo_fs.analysis import (average_front, best_front, hypervolume, igd, nond
                                plot_tsne, q_measure, reference_front, selection_frequency,
                                tsne_embedding)
 from pymoo_fs.analysis.statistics import rank_sum, signed_rank
+from pymoo_fs.studies.spec import Protocol
 from pymoo_fs.studies.store import ResultStore, RunKey, read_json, write_json_atomic
 
 __all__ = ["StudyResults", "load_results", "summary_tables", "write_report"]
@@ -57,9 +58,14 @@ class StudyResults:
         return [a["label"] for a in self.spec["algorithms"]]
 
     @property
+    def protocol(self):
+        """Protocol: the stored protocol (older stores' flat objective keys understood)."""
+        return Protocol.from_dict(self.spec["protocol"])
+
+    @property
     def pareto(self):
-        """bool: whether the study is bi-objective."""
-        return self.spec["protocol"]["objective"] == "pareto"
+        """bool: whether each run returns a Pareto front (else one subset)."""
+        return self.protocol.objective.result == "front"
 
     def runs_of(self, dataset, label):
         """list of dict: the records of one algorithm on one dataset, by (fold, run)."""
@@ -401,10 +407,8 @@ def _intro(results):
              else f"outer {p['outer_folds']}-fold CV")
     lines = [
         f"protocol {p['name']}: {split}, scaling {p['scaling']}, KNN-{p['n_neighbors']} with "
-        f"{p['inner_cv']}-fold inner CV ({p['scoring']}), objective {p['objective']}"
-        + (f" (alpha {p['alpha']})" if p["objective"] == "weighted" else "")
-        + (f", inner CV repeated up to {p['inner_repetitions']} times (Weka's rule)"
-           if p.get("inner_repetitions", 1) > 1 else ""),
+        f"{p['inner_cv']}-fold inner CV ({p['scoring']}), objective "
+        f"{results.protocol.objective.describe()}",
         f"{s['runs']} runs per algorithm and split, seed {s['seed']}, budget {budget}; "
         f"reference algorithm {s['reference']}; Wilcoxon "
         f"{'signed-rank' if p['statistic'] == 'signedrank' else 'rank-sum'} test, alpha 0.05",

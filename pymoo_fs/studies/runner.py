@@ -18,7 +18,7 @@ from pymoo_fs.analysis import hypervolume
 from pymoo_fs.seeds import run_seed
 from pymoo_fs.studies.protocols import (load_dataset_cached, make_problem, outer_splits,
                                        prepare_split)
-from pymoo_fs.studies.spec import StudySpec, StudySpecError
+from pymoo_fs.studies.spec import Protocol, StudySpec, StudySpecError
 from pymoo_fs.studies.store import ResultStore, RunKey
 
 __all__ = ["check_study", "execute_run", "plan_runs", "prepare_study", "problem_of",
@@ -359,6 +359,9 @@ def _config(spec, algorithm):
 
 
 def _check_compatible(stored, current, directory):
+    stored = dict(stored)
+    if "protocol" in stored:  # a study stored before objectives were objects compares too
+        stored["protocol"] = Protocol.from_dict(stored["protocol"]).as_dict()
     for field in ("seed", "protocol", "budget"):
         if stored.get(field) != current.get(field):
             raise StudySpecError(

@@ -33,6 +33,9 @@ from pathlib import Path
 
 from pymoo_fs._validation import check_seed
 from pymoo_fs.algorithms.registry import canonical_name, make_algorithm, n_objectives
+from pymoo_fs.problems.objectives import (FitBObjective, FitEObjective, ParetoObjective,
+                                          WeightedObjective, make_objective,
+                                          objective_names)
 from pymoo_fs.studies.protocols import load_dataset_cached
 
 __all__ = ["AlgorithmSpec", "Budget", "PRESETS", "Protocol", "StudySpec", "StudySpecError",
@@ -130,7 +133,7 @@ class Budget:
 
 @dataclass(frozen=True)
 class Protocol:
-    """How each dataset is split, scaled and scored.
+    """How each dataset is split, scaled and scored, and what the search minimises.
 
     Parameters
     ----------
@@ -145,53 +148,51 @@ class Protocol:
         Folds of the outer cross-validation (``split="outer_cv"``).
     scaling : {"minmax", "symmetric_whole", "none"}
         Min-max to [0, 1] fitted on the training part; min-max to [-1, 1] of the whole dataset
-        before splitting (seed 000's Weka ``Normalize -S 2 -T -1``, §1.2); or none.
+        before splitting (seed 000's Weka ``Normalize -S 2 -T -1``); or none.
     n_neighbors : int
         k of the KNN wrapper.
     inner_cv : int or "loo"
         Inner cross-validation of the training part.
     scoring : {"accuracy", "balanced_accuracy"}
-        Score of the inner estimate and of the test set (with ``objective="fitb"``, of the test
-        set only: FIT-B's inner estimate is balanced by definition).
-    objective : {"pareto", "weighted", "fitb", "fite"}
-        Bi-objective (error, selection ratio), the weighted single objective, seed 001's
-        FIT-B (:class:`~pymoo_fs.problems.FitBFeatureSelection`: balanced 1-NN accuracy over
-        ``inner_cv`` contiguous-block folds plus the class-distance term; needs
-        ``n_neighbors=1`` and an int ``inner_cv``), or seed 004's FIT-E
-        (:class:`~pymoo_fs.problems.FitEFeatureSelection`: the inner-CV score, ties to the
-        smaller subset, a lexicographic order every single-objective swarm follows).
-    alpha : float
-        Weight of the error in the weighted objective; with ``objective="fitb"``, FIT-B's
-        weight ``mu`` of the balanced accuracy.
+        Score of the inner estimate and of the test set (with FIT-B, of the test set only:
+        FIT-B's inner estimate is balanced by definition).
+    objective : Objective, str or dict
+        What the search minimises (:mod:`pymoo_fs.problems.objectives`): an
+        :class:`~pymoo_fs.problems.objectives.Objective`, a name (``"pareto"``,
+        ``"weighted"``, ``"fitb"``, ``"fite"``; default parameters) or a dict
+        ``{"name": ..., **parameters}``. Stored as the object.
     statistic : {"ranksum", "signedrank"}
-        Test of the comparison against the reference algorithm: Wilcoxon rank-sum (seeds 000-002)
-        or signed-rank (seed 004, paired by fold).
-    inner_repetitions : int
-        1 (default): the inner cross-validation uses one fixed set of folds. 2 to 5 (weighted
-        objective only): Weka's wrapper rule of seed 000's code, up to that many repetitions on
-        new folds while the spread of the repetitions' errors exceeds 1 %
-        (:class:`~pymoo_fs.problems.RepeatedCVFeatureSelection`).
+        Test of the comparison against the reference algorithm: Wilcoxon rank-sum (seeds
+        000-002) or signed-rank (seed 004, paired by fold).
+
+    Raises
+    ------
+    ValueError
+        For a field outside its domain (named), or an objective that cannot use the
+        protocol's classifier or inner CV (FIT-B needs ``n_neighbors=1`` and an int
+        ``inner_cv``).
 
     Notes
     -----
-    The presets (:data:`PRESETS`, spec §1.2 and §1.5):
+    The presets (:data:`PRESETS`):
 
-    ========  ==========================================  ======================  ==========
+    ========  ==========================================  ======================  ============
     preset    split and scaling                           inner estimate          objective
-    ========  ==========================================  ======================  ==========
+    ========  ==========================================  ======================  ============
     S000      hold-out 70/30, [-1, 1] on the whole data   KNN-5, 5-fold           weighted 0.9
-    S001      outer 10-fold CV, [0, 1] fitted per fold    1-NN, 10-fold, FIT-B    fitb 0.8
+    S001      outer 10-fold CV, [0, 1] fitted per fold    1-NN, 10-fold, FIT-B    fitb mu 0.8
     S002      hold-out 2/3 - 1/3, [0, 1] on training      1-NN, 10-fold           weighted 1.0
     S003      hold-out 70/30, [0, 1] on training          KNN-5, 10-fold          pareto
     S004      outer 10-fold CV, [0, 1] fitted per fold    KNN-5, leave-one-out    fite
-    ========  ==========================================  ======================  ==========
+    ========  ==========================================  ======================  ============
 
     S001 is seed 001's protocol: FIT-B on each outer training fold (its folds, scaling and SU
     ranking computed on that fold alone) and the test accuracy of 1-NN on the held-out fold.
     S004 is seed 004's protocol: FIT-E (leave-one-out 5-NN accuracy on each outer training
     fold, equal accuracy won by fewer features) and the test accuracy of 5-NN on the held-out
     fold, compared by the signed-rank test paired by fold. Any field can be overridden in the
-    spec (``[protocol] preset = "S001"`` plus keys).
+    spec (``[protocol] preset = "S001"`` plus keys; the objective's parameters, e.g.
+    ``alpha`` or ``mu``, are keys of the same table).
     """
 
     name: str = "custom"
@@ -202,17 +203,15 @@ class Protocol:
     n_neighbors: int = 5
     inner_cv: object = 10
     scoring: str = "accuracy"
-    objective: str = "pareto"
-    alpha: float = 0.9
+    objective: object = "pareto"
     statistic: str = "ranksum"
-    inner_repetitions: int = 1
 
     def __post_init__(self):
         _choice("split", self.split, ("holdout", "outer_cv"))
         _choice("scaling", self.scaling, ("minmax", "symmetric_whole", "none"))
         _choice("scoring", self.scoring, ("accuracy", "balanced_accuracy"))
-        _choice("objective", self.objective, ("pareto", "weighted", "fitb", "fite"))
         _choice("statistic", self.statistic, ("ranksum", "signedrank"))
+        object.__setattr__(self, "objective", make_objective(self.objective))
         if not _is_real(self.test_size) or not 0 < self.test_size < 1:
             raise ValueError(f"test_size must be a float strictly between 0 and 1, got "
                              f"{self.test_size!r}")
@@ -222,22 +221,12 @@ class Protocol:
             raise ValueError(f"n_neighbors must be a positive int, got {self.n_neighbors!r}")
         if not (self.inner_cv == "loo" or (_is_int(self.inner_cv) and self.inner_cv >= 2)):
             raise ValueError(f"inner_cv must be an int >= 2 or 'loo', got {self.inner_cv!r}")
-        if not _is_real(self.alpha) or not 0 <= self.alpha <= 1:
-            raise ValueError(f"alpha must be a number in [0, 1], got {self.alpha!r}")
-        if not _is_int(self.inner_repetitions) or not 1 <= self.inner_repetitions <= 5:
-            raise ValueError(f"inner_repetitions must be an int in [1, 5], got "
-                             f"{self.inner_repetitions!r}")
-        if self.inner_repetitions > 1 and self.objective != "weighted":
-            raise ValueError("inner_repetitions > 1 needs the weighted objective")
-        if self.objective == "fitb" and (self.n_neighbors != 1 or not _is_int(self.inner_cv)):
-            raise ValueError(f"objective 'fitb' is 1-NN over int inner_cv blocks: needs "
-                             f"n_neighbors=1 and an int inner_cv, got {self.n_neighbors!r} and "
-                             f"{self.inner_cv!r}")
+        self.objective.check(self.n_neighbors, self.inner_cv)
 
     @property
     def n_objectives(self):
-        """int: 2 for the Pareto objective, else 1."""
-        return 2 if self.objective == "pareto" else 1
+        """int: the objective's number of objectives."""
+        return self.objective.n_obj
 
     @property
     def n_outer(self):
@@ -245,26 +234,53 @@ class Protocol:
         return self.outer_folds if self.split == "outer_cv" else 1
 
     def as_dict(self):
-        """dict: every field (``inner_repetitions`` only when not 1, so that studies stored
-        before it existed still match)."""
+        """dict: every field in plain values, the objective as ``{"name": ..., **params}``."""
         out = {k: getattr(self, k) for k in self.__dataclass_fields__}
-        if out["inner_repetitions"] == 1:
-            del out["inner_repetitions"]
+        out["objective"] = self.objective.as_dict()
         return out
 
+    @classmethod
+    def from_dict(cls, data):
+        """The protocol a study stored (:meth:`as_dict`), or one stored before objectives were
+        objects (a name beside flat ``alpha`` and ``inner_repetitions`` keys).
 
-#: the seeds' protocols (spec §1.2, §1.5); see :class:`Protocol`
+        Parameters
+        ----------
+        data : dict
+
+        Returns
+        -------
+        protocol : Protocol
+
+        Raises
+        ------
+        ValueError
+            As the constructor.
+        """
+        data = dict(data)
+        objective = data.get("objective", "pareto")
+        legacy = {k: data.pop(k) for k in ("alpha", "inner_repetitions") if k in data}
+        if isinstance(objective, str):  # stored before objectives were objects
+            params = {}
+            if objective == "weighted":
+                params = legacy
+            elif objective == "fitb" and "alpha" in legacy:
+                params = {"mu": legacy["alpha"]}
+            data["objective"] = make_objective(objective, **params)
+        return cls(**data)
+
+
+#: the seeds' protocols; see :class:`Protocol`
 PRESETS = {
-    "S000": Protocol("S000", "holdout", 0.3, 10, "symmetric_whole", 5, 5, "accuracy",
-                     "weighted", 0.9, "ranksum"),
-    "S001": Protocol("S001", "outer_cv", 0.3, 10, "minmax", 1, 10, "accuracy", "fitb", 0.8,
-                     "ranksum"),
-    "S002": Protocol("S002", "holdout", 1 / 3, 10, "minmax", 1, 10, "accuracy", "weighted",
-                     1.0, "ranksum"),
-    "S003": Protocol("S003", "holdout", 0.3, 10, "minmax", 5, 10, "accuracy", "pareto", 0.9,
-                     "ranksum"),
-    "S004": Protocol("S004", "outer_cv", 0.3, 10, "minmax", 5, "loo", "accuracy", "fite",
-                     1.0, "signedrank"),
+    "S000": Protocol("S000", scaling="symmetric_whole", inner_cv=5,
+                     objective=WeightedObjective(alpha=0.9)),
+    "S001": Protocol("S001", split="outer_cv", n_neighbors=1,
+                     objective=FitBObjective(mu=0.8)),
+    "S002": Protocol("S002", test_size=1 / 3, n_neighbors=1,
+                     objective=WeightedObjective(alpha=1.0)),
+    "S003": Protocol("S003", objective=ParetoObjective()),
+    "S004": Protocol("S004", split="outer_cv", inner_cv="loo", objective=FitEObjective(),
+                     statistic="signedrank"),
 }
 
 
@@ -376,7 +392,7 @@ class StudySpec:
             if n_objectives(a.name) != self.protocol.n_objectives:
                 kind = "bi-objective" if self.protocol.n_objectives == 2 else "single-objective"
                 raise ValueError(f"algorithm {a.label!r} does not suit the protocol's {kind} "
-                                 f"objective ({self.protocol.objective!r})")
+                                 f"objective ({self.protocol.objective.name!r})")
         object.__setattr__(self, "algorithms", algorithms)
         datasets = tuple(str(d) for d in self.datasets)
         if not datasets:
@@ -573,18 +589,50 @@ def _protocol(value, where):
     if not isinstance(value, dict):
         where.fail((), "protocol", f"protocol must be a preset name or a table, got {value!r}")
     fields = tuple(Protocol.__dataclass_fields__)
-    where.keys(value, ("protocol",), ("preset",) + fields[1:], "the protocol")
+    parameters = tuple(dict.fromkeys(p for name in objective_names()
+                                     for p in make_objective(name).parameters()))
+    where.keys(value, ("protocol",), ("preset",) + fields[1:] + parameters, "the protocol")
     preset = value.get("preset")
     if preset is not None and preset not in PRESETS:
         where.fail(("protocol",), "preset", f"preset must be one of {', '.join(PRESETS)}, got "
                                             f"{preset!r}")
     base = PRESETS[preset] if preset else Protocol()
-    overrides = {k: v for k, v in value.items() if k != "preset"}
+    overrides = {k: v for k, v in value.items() if k in fields}
+    objective = _objective(value, base.objective, parameters, where)
+    if objective is not base.objective:
+        overrides["objective"] = objective
     try:
-        return replace(base, name=f"{preset}+custom" if preset and overrides else
+        return replace(base, name=f"{preset}+custom" if preset and len(value) > 1 else
                        (preset or "custom"), **overrides)
     except ValueError as exc:
         where.fail(("protocol",), str(exc).split(" ")[0], str(exc))
+
+
+def _objective(table, base, parameters, where):
+    """The objective of a [protocol] table: its ``objective`` key (a name or an inline table)
+    and the objective's parameters given as keys of the table, on top of the preset's."""
+    given = table.get("objective")
+    flat = {k: v for k, v in table.items() if k in parameters}
+    if given is None and not flat:
+        return base
+    if isinstance(given, dict):
+        given = dict(given)
+        if not isinstance(given.get("name"), str):
+            where.fail(("protocol",), "objective", "an objective table needs a name, e.g. "
+                                                   "{ name = \"weighted\", alpha = 0.8 }")
+        name = given.pop("name")
+        flat = {**given, **flat}
+    elif given is None or isinstance(given, str):
+        name = base.name if given is None else given
+    else:
+        where.fail(("protocol",), "objective", f"objective must be a name or a table, got "
+                                               f"{given!r}")
+    start = base.params() if name == base.name else {}
+    try:
+        return make_objective(name, **{**start, **flat})
+    except ValueError as exc:
+        key = str(exc).split(" ")[0]
+        where.fail(("protocol",), key if key in table else "objective", str(exc))
 
 
 class _Locator:

@@ -33,7 +33,7 @@ pop_size = 8
 
 def test_s001_preset_is_fitb():
     s001 = PRESETS["S001"]
-    assert (s001.split, s001.outer_folds, s001.scaling, s001.objective, s001.alpha,
+    assert (s001.split, s001.outer_folds, s001.scaling, s001.objective.name, s001.objective.mu,
             s001.n_neighbors, s001.inner_cv, s001.scoring) == (
         "outer_cv", 10, "minmax", "fitb", 0.8, 1, 10, "accuracy")
     with pytest.raises(ValueError, match="fitb"):
@@ -68,7 +68,7 @@ def test_each_fold_has_its_own_scaling_folds_and_su_ranking():
 
 def test_a_tiny_s001_study_runs_and_records_test_accuracy(tmp_path):
     spec = load_study(SPEC)
-    assert spec.protocol.objective == "fitb"
+    assert spec.protocol.objective.name == "fitb"
     store = run_study(spec, tmp_path / "study", progress=False)
     assert len(store.finished()) == 20  # 2 algorithms x 1 run x 10 folds
     record = ResultStore(tmp_path / "study").read_run(RunKey("sonar", "AMSO", 0, 3))

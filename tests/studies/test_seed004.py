@@ -33,7 +33,7 @@ pop_size = 6
 
 def test_s004_preset_is_fite_with_loocv_5nn():
     s004 = PRESETS["S004"]
-    assert (s004.split, s004.outer_folds, s004.scaling, s004.objective, s004.n_neighbors,
+    assert (s004.split, s004.outer_folds, s004.scaling, s004.objective.name, s004.n_neighbors,
             s004.inner_cv, s004.statistic) == ("outer_cv", 10, "minmax", "fite", 5, "loo",
                                                "signedrank")
     with pytest.raises(ValueError, match="objective"):
@@ -60,7 +60,7 @@ def test_a_tiny_s004_study_reports_signed_rank_signs(tmp_path):
     header = ",".join([f"f{i}" for i in range(15)] + ["class"])
     np.savetxt(path, rows, delimiter=",", header=header, comments="", fmt="%s")
     spec = load_study(SPEC.format(path=path))
-    assert spec.protocol.objective == "fite"
+    assert spec.protocol.objective.name == "fite"
     run_study(spec, tmp_path / "study", progress=False)
     store = ResultStore(tmp_path / "study")
     assert len(store.finished()) == 20

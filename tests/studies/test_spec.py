@@ -2,6 +2,8 @@
 
 import pytest
 
+from pymoo_fs.problems.objectives import (FitBObjective, ParetoObjective,
+                                          WeightedObjective)
 from pymoo_fs.studies import (PRESETS, AlgorithmSpec, Budget, Protocol, StudySpec,
                               StudySpecError, load_study)
 
@@ -51,7 +53,7 @@ def test_presets_follow_the_seeds():
         "outer_cv", 10, 1, 10)
     assert (s002.split, s002.n_neighbors, s002.inner_cv) == ("holdout", 1, 10)
     assert s002.test_size == pytest.approx(1 / 3)
-    assert (s003.test_size, s003.n_neighbors, s003.inner_cv, s003.objective) == (
+    assert (s003.test_size, s003.n_neighbors, s003.inner_cv, s003.objective.name) == (
         0.3, 5, 10, "pareto")
     assert (s004.split, s004.n_neighbors, s004.inner_cv, s004.statistic) == (
         "outer_cv", 5, "loo", "signedrank")
@@ -62,6 +64,59 @@ def test_a_protocol_table_overrides_a_preset():
                       'inner_cv = 5\n', validate=False)
     assert spec.protocol.inner_cv == 5 and spec.protocol.n_neighbors == 5
     assert spec.protocol.name == "S003+custom"
+
+
+def _protocol_table(body, algorithm="PSO"):
+    text = (f'datasets = ["sonar"]\n[[algorithms]]\nname = "{algorithm}"\n'
+            f'[protocol]\n{body}')
+    return load_study(text, validate=False).protocol
+
+
+def test_objective_parameters_are_keys_of_the_protocol_table():
+    assert _protocol_table('preset = "S000"\nalpha = 0.7\n').objective == WeightedObjective(0.7)
+    # naming the preset's own objective keeps its parameters (S002's alpha 1.0)
+    assert _protocol_table('preset = "S002"\nobjective = "weighted"\n').objective.alpha == 1.0
+    assert _protocol_table('objective = "weighted"\nalpha = 0.8\n').objective.alpha == 0.8
+    table = _protocol_table('objective = { name = "weighted", alpha = 0.6, inner_repetitions = '
+                            '3 }\n')
+    assert _protocol_table('inner_cv = 5\n', "CMDPSOFS").objective == ParetoObjective()
+    assert table.objective == WeightedObjective(0.6, 3) and table.name == "custom"
+    assert _protocol_table('preset = "S001"\nmu = 0.5\n').objective == FitBObjective(0.5)
+    assert _protocol_table('preset = "S000"\ninner_repetitions = 5\n').name == "S000+custom"
+
+
+@pytest.mark.parametrize("body, key, message", [
+    ('preset = "S003"\nalpha = 0.5\n', "alpha",
+     "alpha is not a parameter of objective 'pareto' (it takes no parameter)"),
+    ('preset = "S001"\nalpha = 0.5\n', "alpha",
+     "alpha is not a parameter of objective 'fitb' (it takes mu)"),
+    ('objective = "weighted"\nalpha = 1.5\n', "alpha", "alpha must be a number in [0, 1]"),
+    ('objective = "scalar"\n', "objective", "objective must be one of"),
+    ('objective = { alpha = 0.5 }\n', "objective", "an objective table needs a name"),
+    ('objective = "weighted"\nmue = 0.5\n', "mue", "unknown key 'mue'"),
+    ('preset = "S000"\ninner_repetitions = 6\n', "inner_repetitions",
+     "inner_repetitions must be an int in [1, 5]"),
+])
+def test_bad_objective_keys_name_the_key(body, key, message):
+    with pytest.raises(StudySpecError) as info:
+        _protocol_table(body)
+    assert f"key 'protocol.{key}'" in str(info.value) and message in str(info.value), info.value
+
+
+def test_a_protocol_round_trips_and_reads_the_flat_form_of_older_stores():
+    for protocol in PRESETS.values():
+        assert Protocol.from_dict(protocol.as_dict()) == protocol
+    assert PRESETS["S001"].as_dict()["objective"] == {"name": "fitb", "mu": 0.8}
+    older = {"name": "S001", "split": "outer_cv", "test_size": 0.3, "outer_folds": 10,
+             "scaling": "minmax", "n_neighbors": 1, "inner_cv": 10, "scoring": "accuracy",
+             "objective": "fitb", "alpha": 0.8, "statistic": "ranksum"}
+    assert Protocol.from_dict(older) == PRESETS["S001"]
+    older.update(name="S000+custom", split="holdout", scaling="symmetric_whole", n_neighbors=5,
+                 inner_cv=5, objective="weighted", alpha=0.9, inner_repetitions=3)
+    assert Protocol.from_dict(older).objective == WeightedObjective(0.9, 3)
+    older.update(objective="pareto", alpha=0.9)
+    del older["inner_repetitions"]
+    assert Protocol.from_dict(older).objective == ParetoObjective()
 
 
 def _fails(text, line, key, message):
@@ -128,7 +183,9 @@ def test_time_budgets():
 @pytest.mark.parametrize("kwargs, match", [
     (dict(split="kfold"), "split must be"),
     (dict(inner_cv=1), "inner_cv"),
-    (dict(alpha=1.5), "alpha"),
+    (dict(objective={"name": "weighted", "alpha": 1.5}), "alpha"),
+    (dict(objective={"name": "pareto", "alpha": 0.5}), "alpha is not a parameter"),
+    (dict(objective="fitb", n_neighbors=1, inner_cv="loo"), "fitb"),
     (dict(scoring="f1"), "scoring"),
 ])
 def test_protocol_checks(kwargs, match):
