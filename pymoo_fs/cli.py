@@ -3,13 +3,13 @@
 import argparse
 import contextlib
 import os
-import signal
 import sys
 import tempfile
 import warnings
 from pathlib import Path
 
 from pymoo_fs import __version__
+from pymoo_fs._signals import InterruptGuard
 
 
 class _Parser(argparse.ArgumentParser):
@@ -28,6 +28,7 @@ def build_parser():
     """
     from pymoo_fs.algorithms.registry import algorithm_names
     from pymoo_fs.comparison import DEFAULT_ALGORITHMS
+    from pymoo_fs.problems.objectives import objective_names
 
     parser = _Parser(prog="pymoo-fs", description="Wrapper feature selection with pymoo.")
     parser.add_argument("--version", action="version", version=f"pymoo-fs {__version__}")
@@ -58,16 +59,19 @@ def build_parser():
     p.add_argument("--n-neighbors", type=int, default=5, help="k of the KNN wrapper")
     p.add_argument("--folds", default="10", help="inner cross-validation folds, or 'loo'")
     p.add_argument("--test-size", type=float, default=0.3, help="fraction held out for testing")
-    p.add_argument("--objective", choices=("pareto", "weighted"), default="pareto",
-                   help="bi-objective fronts (error, selection ratio), or single-objective "
-                        f"algorithms ({', '.join(algorithm_names(1))}) on "
-                        "alpha*error + (1-alpha)*|S|/D with seed 000's table (Wilcoxon "
-                        "rank-sum against --reference)")
-    p.add_argument("--alpha", type=float, default=0.9,
-                   help="weight of the error in the weighted objective")
+    p.add_argument("--objective", choices=tuple(objective_names()), default="pareto",
+                   help="pareto: bi-objective fronts (error, selection ratio); weighted: "
+                        "alpha*error + (1-alpha)*|S|/D; fite: error, ties to fewer features; "
+                        "fitb: seed 001's FIT-B (--n-neighbors 1); the single objectives take "
+                        f"single-objective algorithms ({', '.join(algorithm_names(1))}) and "
+                        "print seed 000's table")
+    p.add_argument("--alpha", type=float, default=None,
+                   help="weight of the error in the weighted objective (default 0.9)")
+    p.add_argument("--mu", type=float, default=None,
+                   help="weight of the balanced accuracy in FIT-B (default 0.8)")
     p.add_argument("--reference", default=None,
-                   help="weighted objective: algorithm the others are tested against "
-                        "(default: the first)")
+                   help="algorithm the others are tested against (Wilcoxon rank-sum signs; "
+                        "default: the first)")
     p.add_argument("--out", default="pymoo-fs-results", help="output directory")
 
     p = sub.add_parser(
@@ -121,27 +125,25 @@ def main(argv=None):
 
     Notes
     -----
-    While ``compare`` works, Ctrl-C (SIGINT) is only recorded; the command stops at the next
-    safe point (before each run, after each generation, between the output files) with
-    "interrupted; nothing written" and status 130, leaving the output directory as it was.
-    A second Ctrl-C stops at once during the runs and the kernels' compilation (nothing is on
-    disk then); while the outputs are written it is deferred like the first, so no file is
-    ever left half-written. The previous SIGINT handler is restored on return. Warnings
+    While a command works, Ctrl-C (SIGINT) is only recorded
+    (:class:`pymoo_fs._signals.InterruptGuard`); the command stops at the next safe point
+    (before each run, after each generation, between output files) with status 130 and a line
+    saying what is kept: ``compare`` and ``study`` store every finished run, so the same
+    command resumes; a half-made run or file is never left behind. A second Ctrl-C stops at
+    once during the runs and the kernels' compilation (every finished run is already on
+    disk); while output files are written it is deferred like the first. The previous SIGINT handler is restored on return. Warnings
     (e.g. a CSV file read without a header row) are printed as one line each, and the first
     compilation of the evaluator's kernels is announced, as it takes about a minute.
     """
     parser = build_parser()
     args = parser.parse_args(argv)
     command = {"compare": _compare, "study": _study, "report": _report}[args.command]
-    guard = _InterruptGuard(args.command)
+    guard = InterruptGuard(args.command)
     try:
         with guard, _one_line_warnings(args.command), _compile_notice():
             return command(parser, args, guard)
     except KeyboardInterrupt:  # a Ctrl-C before the guard was installed, or from its checks
         parser.exit(130, f"\n{guard.message}\n")
-
-
-_INTERRUPTED = "pymoo-fs compare: interrupted; nothing written"
 
 
 def _study(parser, args, guard):
@@ -198,7 +200,8 @@ def _report(parser, args, guard):
 
 
 def _compare(parser, args, guard):
-    from pymoo_fs.comparison import ConsoleProgress, format_table, prepare, run, write_results
+    from pymoo_fs.comparison import compare_spec, format_table, write_comparison
+    from pymoo_fs.studies import ResultStore, StudySpecError, plan_runs, run_study
 
     folds = args.folds if args.folds == "loo" else _int_or_none(args.folds)
     if folds is None:
@@ -206,13 +209,17 @@ def _compare(parser, args, guard):
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         parser.error(f"argument --out: {str(out)!r} exists and is not a directory")
+    if out.is_dir() and any(out.iterdir()) and not (out / "study.json").is_file():
+        parser.exit(2, f"pymoo-fs compare: error: argument --out: {str(out)!r} is not empty "
+                       f"and holds no comparison (no study.json): choose a new or empty "
+                       f"directory\n")
     algorithms = [a for a in args.algorithms.split(",") if a.strip()]
     try:
-        setup = prepare(
+        spec = compare_spec(
             dataset=args.dataset, algorithms=algorithms, runs=args.runs,
             generations=args.generations, pop_size=args.pop_size, seed=args.seed,
             n_neighbors=args.n_neighbors, cv=folds, test_size=args.test_size,
-            data_dir=args.data_dir, objective=args.objective, alpha=args.alpha,
+            data_dir=args.data_dir, objective=args.objective, alpha=args.alpha, mu=args.mu,
             reference=args.reference,
         )
     except ValueError as exc:
@@ -220,12 +227,21 @@ def _compare(parser, args, guard):
     guard.check()
     created = _writable_out(parser, out)
     guard.cleanups.append(lambda: _remove_empty(created))
+    keys = plan_runs(spec)
+    guard.message = (f"pymoo-fs compare: interrupted; {{done}} of {len(keys)} runs are stored "
+                     f"in {str(out)!r}; run the same command to resume")
+    guard.done = lambda: sum(ResultStore(out).has(k) for k in keys)
     try:
-        comparison = run(setup, progress=_CheckedProgress(ConsoleProgress(), guard.check))
+        try:
+            run_study(spec, out, progress=True, check=guard.check)
+        except StudySpecError as exc:  # the directory holds another comparison
+            parser.exit(2, f"pymoo-fs compare: error: {_one_line(exc)}\n")
         guard.check()
         guard.stop_at_once = False  # from here on files are written: never stop mid-file
+        guard.message = (f"pymoo-fs compare: interrupted; every run is stored in {str(out)!r}, "
+                         f"the results were not written; run the same command to write them")
         try:
-            paths = write_results(comparison, out, check=guard.check)
+            comparison = write_comparison(spec, out, check=guard.check)
         except OSError as exc:
             parser.exit(1, f"pymoo-fs compare: error: cannot write results to {str(out)!r}: "
                            f"{_one_line(exc)}\n")
@@ -236,7 +252,7 @@ def _compare(parser, args, guard):
         parser.exit(130, f"pymoo-fs compare: interrupted after the results were written to "
                          f"{str(out)!r}\n")
     print(format_table(comparison))
-    *first, last = [str(path) for path in paths.values()]
+    *first, last = [str(path) for path in comparison.paths.values()]
     print(f"\nwrote {', '.join(first)} and {last}")
     return 0
 
@@ -279,101 +295,6 @@ def _int_or_none(text):
         return int(text)
     except ValueError:
         return None
-
-
-class _CheckedProgress:
-    """A progress callback that first stops the run if Ctrl-C was pressed (a safe point)."""
-
-    def __init__(self, progress, check):
-        self.progress, self.check = progress, check
-
-    def __call__(self, event, **info):
-        self.check()
-        self.progress(event, **info)
-
-
-class _InterruptGuard:
-    """Record SIGINT instead of raising it anywhere; raise it at safe points (:meth:`check`).
-
-    A ``KeyboardInterrupt`` raised by Python's own handler can land inside a compiled kernel's
-    return (numba then fails with ``SystemError``), inside numba's compiler (which lost it) or
-    between two output files. Here the first Ctrl-C only sets a flag and says that the command
-    is stopping; a second one, while ``stop_at_once`` holds, runs ``cleanups`` and exits with
-    status 130 at once (an impatient user during a long compilation). Outside the main thread
-    nothing is installed and Ctrl-C keeps Python's behaviour.
-    """
-
-    def __init__(self, command="compare"):
-        self.command = command
-        self.count = 0
-        self.stop_at_once = True
-        self.cleanups = []
-        self.done = None
-        self._message = _INTERRUPTED if command == "compare" else (
-            f"pymoo-fs {command}: interrupted")
-        self._installed = False
-        self._previous = None
-
-    @property
-    def message(self):
-        """str: what the command says when it stops on Ctrl-C."""
-        if self.done is not None and "{done}" in self._message:
-            return self._message.format(done=self.done())
-        return self._message
-
-    @message.setter
-    def message(self, text):
-        self._message = text
-
-    @property
-    def interrupted(self):
-        """bool: whether Ctrl-C was pressed since the guard was installed."""
-        return self.count > 0
-
-    def __enter__(self):
-        try:
-            self._previous = signal.signal(signal.SIGINT, self._handle)
-            self._installed = True
-        except ValueError:  # not the main thread of the main interpreter
-            pass
-        return self
-
-    def __exit__(self, *exc):
-        if self._installed:
-            previous = self._previous if self._previous is not None else signal.SIG_DFL
-            signal.signal(signal.SIGINT, previous)
-        return False
-
-    def _handle(self, signum, frame):
-        self.count += 1
-        if self.count == 1:
-            _say(f"\npymoo-fs {self.command}: stopping at the next safe point "
-                 "(press Ctrl-C again to stop at once) ...")
-        elif self.stop_at_once:
-            for cleanup in self.cleanups:
-                try:
-                    cleanup()
-                except Exception:  # noqa: BLE001 - exiting anyway
-                    pass
-            try:
-                message = self.message
-            except Exception:  # noqa: BLE001 - exiting anyway
-                message = f"pymoo-fs {self.command}: interrupted"
-            _say(message)
-            os._exit(130)
-
-    def check(self):
-        """Raise ``KeyboardInterrupt`` if Ctrl-C was pressed."""
-        if self.count:
-            raise KeyboardInterrupt
-
-
-def _say(line):
-    """Write a line to stderr from a signal handler (no buffered stream, so no reentrancy)."""
-    try:
-        os.write(2, (line + "\n").encode())
-    except OSError:
-        pass
 
 
 @contextlib.contextmanager

@@ -1,41 +1,40 @@
-"""Compare feature-selection algorithms on one dataset: runs, indicators, files, figure.
+"""Compare feature-selection algorithms on one dataset: a one-dataset study and its report.
 
-This is the library side of ``pymoo-fs compare``, a small study (:mod:`pymoo_fs.studies`) kept
-in memory: :func:`prepare` turns its arguments into a :class:`~pymoo_fs.studies.StudySpec` (one
-dataset, a 70/30 hold-out protocol, the bi-objective problem, a generation budget) and checks
-it; :func:`run` makes the study's runs with the study runner and measures the training and test
-fronts with HV and IGD; :func:`write_results` writes the CSV files and the figure;
-:func:`format_table` makes the summary table.
+This is the library side of ``pymoo-fs compare``. :func:`compare_spec` turns the command's
+arguments into a :class:`~pymoo_fs.studies.StudySpec` (one dataset, a stratified hold-out
+protocol, an objective, a generation budget) and checks it; :func:`run_comparison` runs that
+study into a directory with the study runner, so a stopped comparison resumes where it stopped
+when the same command runs again, then writes the command's files and the study's report;
+:func:`format_table` is the table the command prints. :func:`compare` does all three.
 
-With ``objective="weighted"`` the comparison is single-objective (seed 000's FIT-A,
-``alpha (1 - acc) + (1 - alpha) |S| / D``): each run returns one subset, and the table is the
-study report's seed-000 table (Tables II and III: #features, best and mean test accuracy,
-Wilcoxon rank-sum signs against a reference algorithm, time), computed by
-:func:`pymoo_fs.studies.report.summary_tables` on the in-memory records.
+What the files hold, beside the study store (``study.json``, ``runs/``, ``timing/``,
+``reference/``) and its report (``report/``, see :func:`pymoo_fs.studies.report.write_report`):
+
+- runs returning fronts (``objective="pareto"``): ``results.csv``, one row per algorithm and
+  run (:data:`RESULT_COLUMNS`: hypervolume, reference point (1, 1), and IGD, reference the
+  non-dominated union of all runs' fronts, on the training and test fronts), ``fronts.csv``,
+  one row per front member (:data:`FRONT_COLUMNS`), and ``fronts.png``, each algorithm's best
+  and average front on the training and test data;
+- runs returning one subset (``"weighted"``, ``"fite"``, ``"fitb"``): ``results.csv``
+  (:data:`SUBSET_COLUMNS`) and ``summary.csv``, the report's table (seed 000's Tables II and
+  III layout: sizes, test accuracies, Wilcoxon signs against the reference algorithm).
 """
 
-import contextlib
-import csv
-import os
-import shutil
-import signal
-import sys
-import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-from pymoo.core.callback import Callback
-
+from pymoo_fs._files import commit_files, csv_text
 from pymoo_fs._validation import check_int, check_seed
 from pymoo_fs.algorithms.registry import canonical_name, n_objectives
-from pymoo_fs.analysis import (average_front, best_front, hypervolume, igd, nondominated,
-                               plot_fronts)
-from pymoo_fs.analysis import reference_front
+from pymoo_fs.problems.objectives import make_objective, objective_names
 from pymoo_fs.studies import AlgorithmSpec, Budget, Protocol, StudySpec, StudySpecError
-from pymoo_fs.studies.report import StudyResults, summary_tables
-from pymoo_fs.studies.runner import (check_study, execute_run, plan_runs, problem_of,
-                                     reference_record)
+from pymoo_fs.studies.report import (front_table, fronts_figure, load_results, run_table,
+                                     summary_tables, text_table, write_report)
+from pymoo_fs.studies.runner import check_study, plan_runs, run_study
+
+__all__ = ["DEFAULT_ALGORITHMS", "EVALUATION_BUDGETED", "FRONT_COLUMNS", "RESULT_COLUMNS",
+           "SUBSET_COLUMNS", "Comparison", "compare", "compare_spec", "format_table",
+           "run_comparison", "write_comparison"]
 
 DEFAULT_ALGORITHMS = ("ISRPSO", "MOPSO", "CMDPSOFS", "NSGA-II")
 #: algorithms that evaluate one solution per generation; a comparison gives them
@@ -46,138 +45,57 @@ RESULT_COLUMNS = ("algorithm", "run", "hv_train", "igd_train", "hv_test", "igd_t
                   "seconds", "front_size")
 FRONT_COLUMNS = ("algorithm", "run", "n_selected", "selection_ratio", "train_error",
                  "test_error", "features")
-#: ``results.csv`` of a single-objective (``objective="weighted"``) comparison
+#: ``results.csv`` of a comparison whose runs return one subset
 SUBSET_COLUMNS = ("algorithm", "run", "n_selected", "train_score", "test_score",
                   "train_objective", "test_objective", "n_eval", "seconds", "features")
 
 
 @dataclass
-class RunResult:
-    """One run of one algorithm.
-
-    Attributes
-    ----------
-    algorithm : str
-    run : int
-        0-based run index; the run's seed is :func:`pymoo_fs.seeds.run_seed` ``(seed, run)``.
-    masks : ndarray of bool, shape (n_front, D)
-        The returned front's feature subsets.
-    F_train : ndarray of float64, shape (n_front, 2)
-        (inner-CV error, selection ratio) of each mask.
-    F_test : ndarray of float64, shape (n_front, 2)
-        (hold-out test error, selection ratio) of each mask.
-    n_eval : int
-        Evaluations pymoo counted for the run.
-    seconds : float
-        Wall-clock time of the run (optimisation only, without test re-scoring). The
-        evaluator's cache is cleared before each run and its kernels are compiled beforehand,
-        so runs are timed alike whatever their order.
-    hv_train, igd_train, hv_test, igd_test : float
-        Indicators, filled by :func:`compare` once every run is done (IGD needs the reference
-        front of all runs).
-    """
-
-    algorithm: str
-    run: int
-    masks: np.ndarray
-    F_train: np.ndarray
-    F_test: np.ndarray
-    n_eval: int
-    seconds: float
-    hv_train: float = np.nan
-    igd_train: float = np.nan
-    hv_test: float = np.nan
-    igd_test: float = np.nan
-
-
-@dataclass
 class Comparison:
-    """Everything :func:`compare` measured.
-
-    Attributes
-    ----------
-    dataset : str
-        Dataset name.
-    n_features : int
-    runs : list of RunResult
-        In the order algorithm by algorithm, run by run.
-    reference_train, reference_test : ndarray of float64, shape (k, 2)
-        IGD reference fronts: the non-dominated union of all runs' training (test) fronts.
-    full_error : tuple of float
-        (inner-CV error, test error) with all features selected.
-    settings : dict
-        The arguments the comparison ran with.
-    objective : {"pareto", "weighted"}
-        Bi-objective fronts, or one subset per run (then ``runs`` hold (1, 1) objectives, the
-        indicators are NaN and the reference fronts empty).
-    records : list of dict
-        The runs' study records (with ``"seconds"``), in run order.
-    table : tuple of (list of str, list of list of str)
-        Weighted comparisons: the seed-000 table (header, rows) of
-        :func:`pymoo_fs.studies.report.summary_tables`.
-    """
-
-    dataset: str
-    n_features: int
-    runs: list
-    reference_train: np.ndarray
-    reference_test: np.ndarray
-    full_error: tuple
-    settings: dict = field(default_factory=dict)
-    objective: str = "pareto"
-    records: list = field(default_factory=list)
-    table: tuple = None
-
-    @property
-    def algorithms(self):
-        """list of str: algorithm names in run order, each once."""
-        return list(dict.fromkeys(r.algorithm for r in self.runs))
-
-
-@dataclass
-class Setup:
-    """A validated comparison, ready to run (see :func:`prepare`).
+    """A finished comparison: its study, what the directory holds, where the files are.
 
     Attributes
     ----------
     spec : StudySpec
-        The comparison as a study: one dataset, the algorithms, runs, budget and protocol.
-    problem : BiObjectiveFeatureSelection
-        The study's problem: on the scaled training part, with the test part attached.
-    algorithms : list of str
-        Canonical algorithm names.
-    settings : dict
-        The arguments of :func:`prepare`.
+        The comparison as a study.
+    results : pymoo_fs.studies.report.StudyResults
+        The runs the spec asks for, read from the directory (with their seconds).
+    paths : dict of {str: pathlib.Path}
+        The command's files (``"results"``, and ``"fronts"`` and ``"figure"``, or
+        ``"summary"``) and the report's (``"report"``: its HTML page).
     """
 
     spec: StudySpec
-    problem: object
-    algorithms: list
-    settings: dict
+    results: object
+    paths: dict
+
+    @property
+    def dataset(self):
+        """str: the dataset's name."""
+        return self.results.datasets[0]
 
 
-def prepare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=100,
-            pop_size=30, seed=0, n_neighbors=5, cv=10, test_size=0.3, data_dir=None,
-            objective="pareto", alpha=0.9, reference=None):
-    """Check the arguments of a comparison, load and split the data, build the problem.
+def compare_spec(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=100,
+                 pop_size=30, seed=0, n_neighbors=5, cv=10, test_size=0.3, data_dir=None,
+                 objective="pareto", alpha=None, mu=None, reference=None):
+    """The study a comparison runs, checked before any run.
 
     Parameters
     ----------
     dataset : str or path, default="musk1"
         A name or path understood by :func:`pymoo_fs.datasets.load_dataset`.
     algorithms : sequence of str, default=("ISRPSO", "MOPSO", "CMDPSOFS", "NSGA-II")
-        Multi-objective algorithm names (:func:`pymoo_fs.algorithms.algorithm_names` with
-        ``n_obj=2``): ISRPSO, MOPSO, CMDPSOFS, NSGA-II, SPEA2, PAES.
+        Algorithm names (:func:`pymoo_fs.algorithms.algorithm_names`) whose number of
+        objectives suits ``objective``.
     runs : int, default=3
         Independent runs per algorithm.
     generations : int, default=100
-        pymoo generations (``("n_gen", generations)``); generation 1 is the initial population,
-        so a run costs ``pop_size * generations`` evaluations (ISRPSO's local searches come
-        on top, counted in its ``n_eval``). PAES, which evaluates one solution per
-        generation, runs for ``("n_eval", pop_size * generations)`` instead (seed 003: 30 x
-        100 = 3,000).
+        pymoo generations (``("n_gen", generations)``; generation 1 is the initial population,
+        so a run costs ``pop_size * generations`` evaluations; ISRPSO's local searches come on
+        top, counted in its ``n_eval``). PAES, which evaluates one solution per generation,
+        runs for ``("n_eval", pop_size * generations)`` instead (seed 003: 30 x 100 = 3,000).
     pop_size : int, default=30
-        Population or swarm size.
+        Population or swarm size (SFS and SBS have none).
     seed : int, default=0
         Seed of the split, of the inner folds and, through :func:`pymoo_fs.seeds.run_seed`, of
         each run; an int in [0, 2**32 - 1].
@@ -186,46 +104,52 @@ def prepare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=
     cv : int or "loo", default=10
         Inner cross-validation of the training part.
     test_size : float, default=0.3
-        Fraction held out for testing.
+        Fraction held out for testing (stratified, seeded).
     data_dir : path, optional
         Where dataset names are looked up (default: ``PYMOO_FS_DATA``).
-    objective : {"pareto", "weighted"}, default="pareto"
-        Bi-objective algorithms on (error, selection ratio), or single-objective ones on the
-        weighted problem.
-    alpha : float, default=0.9
-        Weight of the error in the weighted problem (seed 000's FIT-A; 1 is accuracy alone).
+    objective : str or Objective, default="pareto"
+        What the algorithms minimise (:func:`pymoo_fs.problems.objective_names`): the
+        bi-objective ``"pareto"``, or the single objectives ``"weighted"``, ``"fite"``,
+        ``"fitb"`` (FIT-B needs ``n_neighbors=1`` and an int ``cv``).
+    alpha : float, optional
+        Weight of the error of the ``"weighted"`` objective (default 0.9; seed 000's FIT-A, 1
+        is accuracy alone). Refused for an objective without it.
+    mu : float, optional
+        Weight of the balanced accuracy of ``"fitb"`` (default 0.8). Refused for an
+        objective without it.
     reference : str, optional
-        Weighted comparisons: the algorithm the others are tested against (default: the
-        first).
+        The algorithm the others are tested against (the Wilcoxon signs of the table; default
+        the first).
 
     Returns
     -------
-    setup : Setup
+    spec : StudySpec
+        Named ``"compare"``: one dataset, a hold-out protocol scaled to [0, 1] on the training
+        part, the budget above.
 
     Raises
     ------
     ValueError
-        For an unknown or unreadable dataset, an unknown or single-objective algorithm, an
-        algorithm named twice (also under two spellings, ``nsga2`` and ``NSGA-II``), a
-        non-positive ``runs``, ``generations`` below 2, ``pop_size`` below 2, a ``seed`` that
-        is not an int in [0, 2**32 - 1], a ``test_size`` that leaves a part too small for one
-        sample per class (see :func:`pymoo_fs.datasets.train_test_split`), or evaluator
-        settings the data cannot support (e.g. a class smaller than ``cv``).
+        For an unknown or unreadable dataset, an unknown algorithm or one that does not suit
+        the objective, an algorithm named twice (also under two spellings, ``nsga2`` and
+        ``NSGA-II``), a non-positive ``runs``, ``generations`` below 2, ``pop_size`` below 2,
+        a ``seed`` that is not an int in [0, 2**32 - 1], ``alpha`` or ``mu`` given to an
+        objective that has no such weight, a ``test_size`` that leaves a part too small for
+        one sample per class, or evaluator settings the data cannot support (e.g. a class
+        smaller than ``cv``).
     """
     names = [canonical_name(a) for a in algorithms]
     if not names:
         raise ValueError("algorithms must name at least one algorithm")
     _reject_duplicates(algorithms, names)
     check_seed("seed", seed)
-    if objective not in ("pareto", "weighted"):
-        raise ValueError(f"objective must be 'pareto' or 'weighted', got {objective!r}")
+    objective = _objective(objective, alpha=alpha, mu=mu)
     for name in names:
-        if n_objectives(name) == 1 and objective == "pareto":
-            raise ValueError(f"{name} is single-objective; compare needs bi-objective algorithms "
-                             f"(or objective='weighted')")
-        if n_objectives(name) == 2 and objective == "weighted":
-            raise ValueError(f"{name} is bi-objective; objective='weighted' needs "
-                             f"single-objective algorithms, e.g. FSIPSO,PSO,CSO(C),SFS")
+        if n_objectives(name) != objective.n_obj:
+            suitable = ", ".join(_suitable(objective.n_obj))
+            kind = "single-objective" if n_objectives(name) == 1 else "bi-objective"
+            raise ValueError(f"{name} is {kind}; objective {objective.name!r} needs one of "
+                             f"{suitable}")
     if reference is not None:
         reference = canonical_name(reference)
         if reference not in names:
@@ -236,8 +160,7 @@ def prepare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=
     check_int("pop_size", pop_size, low=2)
     protocol = Protocol("compare", split="holdout", test_size=test_size, scaling="minmax",
                         n_neighbors=n_neighbors, inner_cv=cv, scoring="accuracy",
-                        objective={"name": objective, "alpha": alpha} if objective == "weighted"
-                        else objective)
+                        objective=objective)
     spec = StudySpec(name="compare", datasets=[str(dataset)], runs=runs, seed=seed,
                      algorithms=[AlgorithmSpec(n, {"pop_size": pop_size},
                                                budget=_budget_of(n, pop_size, generations))
@@ -248,12 +171,28 @@ def prepare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=
         check_study(spec)
     except StudySpecError as exc:  # name the problem without the study's wording
         raise ValueError(str(exc).split(": ", 1)[-1]) from None
-    settings = dict(dataset=str(dataset), algorithms=names, runs=runs, generations=generations,
-                    pop_size=pop_size, seed=seed, n_neighbors=n_neighbors, cv=cv,
-                    test_size=test_size)
-    if objective == "weighted":
-        settings.update(objective=objective, alpha=alpha, reference=spec.reference_label)
-    return Setup(spec, problem_of(spec, spec.datasets[0]), names, settings)
+    return spec
+
+
+def _objective(objective, **weights):
+    """The objective with the weights that were given; a weight it lacks is refused."""
+    base = make_objective(objective)
+    given = {k: v for k, v in weights.items() if v is not None}
+    for key in given:
+        if key not in base.parameters():
+            raise ValueError(f"{key} is a weight of objective "
+                             f"{_owner(key)!r}, not of {base.name!r}")
+    return base.replace(**given) if given else base
+
+
+def _owner(parameter):
+    return next(n for n in objective_names() if parameter in make_objective(n).parameters())
+
+
+def _suitable(n_obj):
+    from pymoo_fs.algorithms.registry import algorithm_names
+
+    return algorithm_names(n_obj)
 
 
 def _budget_of(name, pop_size, generations):
@@ -276,71 +215,53 @@ def _reject_duplicates(given, names):
         first[name] = spelling
 
 
-def run(setup, progress=None):
-    """Run a prepared comparison and measure its fronts.
-
-    Each algorithm minimises (inner-CV KNN error, selection ratio) on the training part,
-    ``runs`` times, each run with its own seed derived from ``seed`` and the run's identity
-    (:func:`pymoo_fs.studies.execute_run`, the same code as a study's runs, with the evaluator's
-    cache emptied before each run); each returned front is re-scored on the test part; HV (reference point (1, 1)) and IGD (reference: the non-dominated union of all
-    runs' fronts) are computed on the training and on the test fronts.
+def run_comparison(spec, out, progress=True, stream=None, check=None):
+    """Run a comparison's study into ``out`` (resuming), then write its files and report.
 
     Parameters
     ----------
-    setup : Setup
-        From :func:`prepare`.
-    progress : callable, optional
-        Called as ``progress(event, **info)`` with events ``"run_start"``, ``"generation"`` and
-        ``"run_end"``; see :class:`ConsoleProgress`.
+    spec : StudySpec
+        From :func:`compare_spec`.
+    out : path
+        The directory: a new or empty one, or one holding this comparison already (its
+        finished runs are kept and not run again).
+    progress : bool, default=True
+        The study runner's progress bar and a line per finished run.
+    stream : file-like, optional
+        Where progress goes (default ``sys.stderr``).
+    check : callable, optional
+        Called at safe points (before each run, after each generation, between files); an
+        exception it raises (e.g. ``KeyboardInterrupt`` for a recorded Ctrl-C) stops the
+        comparison: every finished run stays stored, and the command's files are written all
+        or none.
 
     Returns
     -------
     comparison : Comparison
+
+    Raises
+    ------
+    StudySpecError
+        If ``out`` holds a study made with different settings (another dataset's, objective's
+        or seed's comparison, ...).
+    OSError
+        If ``out`` cannot be written, or a file name is taken by a directory.
     """
-    problem, s = setup.problem, setup.settings
-    all_features = np.ones((1, problem.n_var), dtype=bool)
-    full_error = (float(problem.evaluate(all_features)[0, 0]),
-                  float(problem.holdout_objectives(all_features)[0, 0]))
-    # compile (or load) the batch kernels before the first timed run
-    warm = np.ones((2, problem.n_var), dtype=bool)
-    if problem.n_var > 1:
-        warm[0, 0] = warm[1, 1] = False  # two distinct masks, scored as a batch
-    problem.evaluator.score(warm)
-    keys = plan_runs(setup.spec)
-    results, records = [], []
-    for index, key in enumerate(keys):
-        if progress:
-            progress("run_start", algorithm=key.algorithm, run=key.run, index=index,
-                     total=len(keys))
-        budget = _budget_of(key.algorithm, s["pop_size"], s["generations"])
-        callback = _GenerationCallback(progress, key.algorithm, key.run,
-                                       s["generations"] if budget is None else budget.n_eval)
-        record, seconds = execute_run(setup.spec, key, callback=callback if progress else None)
-        records.append(dict(record, seconds=seconds))
-        masks = np.zeros((len(record["features"]), problem.n_var), dtype=bool)
-        for i, features in enumerate(record["features"]):
-            masks[i, features] = True
-        results.append(RunResult(key.algorithm, key.run, masks, np.array(record["F_train"]),
-                                 np.array(record["F_test"]), record["n_eval"], seconds))
-        if progress:
-            progress("run_end", result=results[-1], index=len(results), total=len(keys))
-    if setup.spec.protocol.objective.name == "weighted":
-        return _single_objective(setup, problem, results, records, full_error)
-    ref_train = reference_front([r.F_train for r in results])
-    ref_test = reference_front([nondominated(r.F_test) for r in results])
-    for r in results:
-        r.hv_train, r.igd_train = hypervolume(r.F_train), igd(r.F_train, ref_train)
-        r.hv_test, r.igd_test = hypervolume(r.F_test), igd(r.F_test, ref_test)
-    name = plan_runs(setup.spec)[0].dataset
-    return Comparison(name, problem.n_var, results, ref_train, ref_test, full_error, dict(s))
+    run_study(spec, out, progress=progress, stream=stream, check=check)
+    return write_comparison(spec, out, check)
 
 
-def compare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=100,
-            pop_size=30, seed=0, n_neighbors=5, cv=10, test_size=0.3, data_dir=None,
-            progress=None, objective="pareto", alpha=0.9, reference=None):
-    """:func:`prepare` then :func:`run`: the whole comparison in one call.
+def write_comparison(spec, out, check=None):
+    """Write the files and the report of a comparison whose runs are all stored in ``out``.
 
-    Parameters are those of :func:`prepare`, plus ``progress`` of :func:`run`.
+    Parameters
+    ----------
+    spec : StudySpec
+        From :func:`compare_spec`.
+    out : path
+        The comparison's directory, after :func:`pymoo_fs.studies.run_study`.
+    check : callable, optional
+        As :func:`run_comparison`: the command's files are written all or none.
 
     Returns
     -------
@@ -349,68 +270,110 @@ def compare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=
     Raises
     ------
     ValueError
-        As :func:`prepare`.
-
-    Examples
-    --------
-    >>> from pymoo_fs.comparison import compare, format_table
-    >>> c = compare("sonar", runs=1, generations=3, pop_size=10, cv=5)
-    >>> [(r.algorithm, r.n_eval) for r in c.runs]
-    [('ISRPSO', 30), ('MOPSO', 30), ('CMDPSOFS', 30), ('NSGA-II', 30)]
-    >>> c = compare("sonar", ["FSIPSO", "PSO", "SFS"], runs=2, generations=3, pop_size=10, cv=5,
-    ...             objective="weighted")
-    >>> header, rows = c.table
-    >>> header[:3]
-    ['algorithm', '#features mean (std)', 'T_f']
-    >>> [row[0] for row in rows]
-    ['all features', 'FSIPSO (reference)', 'PSO', 'SFS']
+        If a run of the spec is not stored yet.
+    OSError
+        As :func:`run_comparison`.
     """
-    setup = prepare(dataset, algorithms, runs, generations, pop_size, seed, n_neighbors, cv,
-                    test_size, data_dir, objective, alpha, reference)
-    return run(setup, progress)
+    keys = plan_runs(spec)
+    results = load_results(out, keys=keys)
+    if results.missing:
+        raise ValueError(f"{len(results.missing)} runs of the comparison are not stored in "
+                         f"{out} yet, e.g. {results.missing[0]}")
+    files = (_front_files(results) if results.pareto else _subset_files(results))
+    paths = commit_files(out, files, check)
+    report = write_report(out, Path(out) / "report", tsne=False, check=check, keys=keys)
+    paths = {{"results.csv": "results", "fronts.csv": "fronts", "fronts.png": "figure",
+              "summary.csv": "summary"}[name]: path for name, path in paths.items()}
+    paths["report"] = report["html"]
+    return Comparison(spec, results, paths)
 
 
-class _GenerationCallback(Callback):
-    def __init__(self, progress, name, run, generations):
-        super().__init__()
-        self.progress, self.name, self.run, self.generations = progress, name, run, generations
-
-    def notify(self, algorithm):
-        self.progress("generation", algorithm=self.name, run=self.run, n_gen=algorithm.n_gen,
-                      generations=self.generations)
+def _without_split(table, columns):
+    """The rows of a report table without its dataset and fold columns (one split here)."""
+    header, rows = table
+    keep = [header.index(c) for c in columns]
+    return columns, [[row[i] for i in keep] for row in rows]
 
 
-class ConsoleProgress:
-    """Progress of :func:`compare` on a text stream.
+def _write_csv(path, table):
+    """Write a (header, rows) table into the staging directory of :func:`commit_files`."""
+    Path(path).write_bytes(csv_text(*table).encode("utf-8"))
 
-    One line per finished run; on a terminal, the current generation is also shown in place.
+
+def _front_files(results):
+    dataset = results.datasets[0]
+
+    def figure(path):
+        fronts_figure(results, dataset).savefig(path, dpi=110)
+
+    return {
+        "results.csv": lambda path: _write_csv(path, _without_split(run_table(results),
+                                                                    RESULT_COLUMNS)),
+        "fronts.csv": lambda path: _write_csv(path, _without_split(front_table(results),
+                                                                   FRONT_COLUMNS)),
+        "fronts.png": figure,
+    }
+
+
+def _subset_files(results):
+    header, rows = summary_tables(results)[results.datasets[0]]
+    return {
+        "results.csv": lambda path: _write_csv(path, _without_split(run_table(results),
+                                                                    SUBSET_COLUMNS)),
+        "summary.csv": lambda path: _write_csv(path, (header, rows)),
+    }
+
+
+def compare(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generations=100,
+            pop_size=30, seed=0, n_neighbors=5, cv=10, test_size=0.3, data_dir=None,
+            objective="pareto", alpha=None, mu=None, reference=None, out="pymoo-fs-results",
+            progress=False):
+    """:func:`compare_spec` then :func:`run_comparison`: the whole comparison in one call.
 
     Parameters
     ----------
-    stream : file-like, default=sys.stderr
+    dataset, algorithms, runs, generations, pop_size, seed, n_neighbors, cv, test_size, \
+data_dir, objective, alpha, mu, reference
+        As :func:`compare_spec`.
+    out : path, default="pymoo-fs-results"
+        The comparison's directory (see :func:`run_comparison`).
+    progress : bool, default=False
+        Show the study runner's progress on stderr.
+
+    Returns
+    -------
+    comparison : Comparison
+
+    Raises
+    ------
+    ValueError
+        As :func:`compare_spec`, or (:class:`~pymoo_fs.studies.StudySpecError`) when ``out``
+        holds another comparison.
+    OSError
+        If ``out`` cannot be written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pymoo_fs.comparison import compare, format_table
+    >>> out = tempfile.mkdtemp()
+    >>> c = compare("sonar", runs=1, generations=3, pop_size=10, cv=5, out=out)
+    >>> [(r["algorithm"], r["n_eval"]) for r in c.results.records]
+    [('CMDPSOFS', 30), ('ISRPSO', 30), ('MOPSO', 30), ('NSGA-II', 30)]
+    >>> sorted(c.paths)
+    ['figure', 'fronts', 'report', 'results']
+    >>> c = compare("sonar", ["FSIPSO", "PSO", "SFS"], runs=2, generations=3, pop_size=10, cv=5,
+    ...             objective="weighted", out=tempfile.mkdtemp())
+    >>> print(format_table(c).splitlines()[2][:40])
+    algorithm           #features mean (std)
     """
-
-    def __init__(self, stream=None):
-        self.stream = sys.stderr if stream is None else stream
-        self.live = getattr(self.stream, "isatty", lambda: False)()
-
-    def __call__(self, event, **info):
-        if event == "generation" and self.live:
-            self.stream.write(f"\r  {info['algorithm']} run {info['run'] + 1}: generation "
-                              f"{info['n_gen']}/{info['generations']}")
-            self.stream.flush()
-        elif event == "run_end":
-            r = info["result"]
-            clear = "\r\033[K" if self.live else ""
-            self.stream.write(
-                f"{clear}[{info['index']}/{info['total']}] {r.algorithm} run {r.run + 1}: "
-                f"{r.F_train.shape[0]} solutions, {r.n_eval} evaluations, {r.seconds:.1f} s\n"
-            )
-            self.stream.flush()
+    spec = compare_spec(dataset, algorithms, runs, generations, pop_size, seed, n_neighbors,
+                        cv, test_size, data_dir, objective, alpha, mu, reference)
+    return run_comparison(spec, out, progress=progress)
 
 
 def format_table(comparison):
-    """Summary table: per algorithm, mean ± std over runs of each indicator.
+    """The table ``pymoo-fs compare`` prints: a title, then the report's table of the dataset.
 
     Parameters
     ----------
@@ -419,203 +382,21 @@ def format_table(comparison):
     Returns
     -------
     table : str
-        Columns: algorithm, HV and IGD on the training and test fronts, mean front size, mean
-        evaluations and mean seconds per run. HV is to be maximised, IGD minimised; std is the
-        sample standard deviation (0 for a single run). A weighted comparison gives seed 000's
-        table instead (:attr:`Comparison.table`): #features mean (std) and its Wilcoxon
-        rank-sum sign ``T_f``, best and mean (std) test accuracy and its sign ``T_a`` (``+``:
-        the reference is significantly better, fewer features or higher accuracy), mean
-        training score, evaluations and seconds per run, Q-measure.
+        A title line (dataset, runs, budget, objective, reference algorithm), a line saying
+        how to read the table, then :func:`pymoo_fs.studies.report.summary_tables`' table
+        laid out for a terminal: per algorithm, hypervolume (higher is better) and IGD (lower
+        is better) of the training and test fronts as mean ± std over runs, the Wilcoxon sign
+        of the test hypervolume against the reference, front size, evaluations, seconds and
+        Q-measure; or, for single-objective runs, seed 000's columns (sizes, test
+        accuracies, their signs). The first row is all features.
     """
-    if comparison.objective == "weighted":
-        s = comparison.settings
-        title = (f"{comparison.dataset} ({comparison.n_features} features): {s['runs']} runs "
-                 f"x {s['generations']} generations x {s['pop_size']}; objective "
-                 f"{s['alpha']} (1 - accuracy) + {1 - s['alpha']:.2g} |S|/D; Wilcoxon rank-sum "
-                 f"against {s['reference']} (alpha 0.05)")
-        return "\n".join([title, *_aligned(*comparison.table)])
-    header = ("algorithm", "HV train", "IGD train", "HV test", "IGD test", "front", "evals",
-              "seconds")
-    rows = []
-    for name in comparison.algorithms:
-        rs = [r for r in comparison.runs if r.algorithm == name]
-        cells = [name]
-        for key in ("hv_train", "igd_train", "hv_test", "igd_test"):
-            cells.append(_mean_std([getattr(r, key) for r in rs]))
-        cells.append(f"{np.mean([r.F_train.shape[0] for r in rs]):.1f}")
-        cells.append(f"{np.mean([r.n_eval for r in rs]):.0f}")
-        cells.append(f"{np.mean([r.seconds for r in rs]):.1f}")
-        rows.append(cells)
-    lines = _aligned(header, rows)
-    s = comparison.settings
-    title = (f"{comparison.dataset} ({comparison.n_features} features): {s['runs']} runs x "
-             f"{s['generations']} generations x {s['pop_size']}; all features: train error "
-             f"{comparison.full_error[0]:.4f}, test error {comparison.full_error[1]:.4f}")
-    return "\n".join([title, *lines])
-
-
-def _aligned(header, rows):
-    """Text lines of a table: the first column left-aligned, the others right-aligned."""
-    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
-
-    def line(cells):
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                         for i, (c, w) in enumerate(zip(cells, widths)))
-
-    return [line(header), "  ".join("-" * w for w in widths), *(line(row) for row in rows)]
-
-
-def _mean_std(values):
-    v = np.asarray(values, dtype=float)
-    std = v.std(ddof=1) if v.size > 1 else 0.0
-    return f"{v.mean():.4f} ± {std:.4f}"
-
-
-def write_results(comparison, out_dir, check=None):
-    """Write ``results.csv``, ``fronts.csv`` and ``fronts.png`` into ``out_dir``, all or none.
-
-    A weighted comparison writes ``results.csv`` (one row per run, columns
-    :data:`SUBSET_COLUMNS`) and ``summary.csv`` (the seed-000 table) instead.
-
-    Parameters
-    ----------
-    comparison : Comparison
-    out_dir : path
-        Created if missing. The three files are first written into a temporary directory
-        inside it (``.pymoo-fs-write-*``) and moved into place together at the end, so a call
-        that fails or is interrupted leaves the previous results (if any) as they were, and
-        no half-written or temporary file.
-    check : callable, optional
-        Called with no argument before each file is written and once more before the files
-        are moved into place; an exception it raises (e.g. ``KeyboardInterrupt`` for a
-        recorded Ctrl-C) abandons the write as above and propagates. The command line uses it
-        to stop at a safe point.
-
-    Returns
-    -------
-    paths : dict
-        ``{"results": Path, "fronts": Path, "figure": Path}``, or ``{"results": Path,
-        "summary": Path}`` for a weighted comparison.
-
-    Raises
-    ------
-    OSError
-        If ``out_dir`` cannot be created or written, or one of the three names is taken by a
-        directory (checked before anything is written).
-
-    Notes
-    -----
-    ``results.csv`` has one row per algorithm and run (columns :data:`RESULT_COLUMNS`);
-    ``fronts.csv`` one row per front point (columns :data:`FRONT_COLUMNS`; ``features`` holds
-    the selected 0-based feature indices separated by spaces). ``fronts.png`` shows, per
-    algorithm, seed 003's two fronts of its runs (§7.4): the "best" front, the non-dominated
-    union of the runs' fronts (``NAME-Best``), and the "average" front, the mean error of the
-    union's members of each subset size (``NAME-Ave``), on the training data (inner-CV
-    error) and on the test data (hold-out error; the best front's non-dominance recomputed
-    on it), with the all-features error as a dashed line.
-
-    The three files are moved into place by three renames within one directory, during which
-    a Ctrl-C (SIGINT) is held back and delivered right after (when called from the main
-    thread), so the directory holds the old set of files or the new one; only a process
-    killed outright between two renames could leave a mix.
-    """
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    writers = (_subset_writers(comparison) if comparison.objective == "weighted"
-               else _front_writers(comparison))
-    paths = {key: out / name for key, (name, _) in writers.items()}
-    for path in paths.values():
-        if path.is_dir():
-            raise IsADirectoryError(f"cannot write {path}: it is a directory")
-    check = check if check is not None else (lambda: None)
-    staging = Path(tempfile.mkdtemp(prefix=".pymoo-fs-write-", dir=out))
-    try:
-        for name, write in writers.values():
-            check()
-            write(staging / name)
-        check()
-        with _sigint_deferred():
-            for key, (name, _) in writers.items():
-                os.replace(staging / name, paths[key])
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return paths
-
-
-def _front_writers(comparison):
-    """{key: (file name, writer(path))} of a bi-objective comparison."""
-    rows = [[r.algorithm, r.run, r.hv_train, r.igd_train, r.hv_test, r.igd_test, r.n_eval,
-             round(r.seconds, 3), r.F_train.shape[0]] for r in comparison.runs]
-    front_rows = []
-    for r in comparison.runs:
-        for mask, f_tr, f_te in zip(r.masks, r.F_train, r.F_test):
-            idx = np.flatnonzero(mask)
-            front_rows.append([r.algorithm, r.run, idx.size, f_tr[1], f_tr[0], f_te[0],
-                               " ".join(map(str, idx))])
-    fronts = {}
-    for kind, pool in (("best", best_front), ("average", average_front)):
-        for part in ("train", "test"):
-            fronts[f"{kind}_{part}"] = {
-                a: pool([getattr(r, f"F_{part}") for r in comparison.runs if r.algorithm == a])
-                for a in comparison.algorithms}
-
-    def figure(path):
-        runs = comparison.settings["runs"]
-        plot_fronts(fronts["best_train"], fronts["best_test"], path=path,
-                    full_error=comparison.full_error, train_average=fronts["average_train"],
-                    test_average=fronts["average_test"],
-                    title=f"{comparison.dataset}: best and average fronts of {runs} runs")
-
-    return {"results": ("results.csv", lambda path: _write_csv(path, RESULT_COLUMNS, rows)),
-            "fronts": ("fronts.csv", lambda path: _write_csv(path, FRONT_COLUMNS, front_rows)),
-            "figure": ("fronts.png", figure)}
-
-
-def _subset_writers(comparison):
-    """{key: (file name, writer(path))} of a weighted comparison: runs and the seed-000 table."""
-    rows = [[r["algorithm"], r["run"], len(r["features"][0]), r["score_train"][0],
-             r["score_test"][0], r["F_train"][0][0], r["F_test"][0][0], r["n_eval"],
-             round(r["seconds"], 3), " ".join(map(str, r["features"][0]))]
-            for r in comparison.records]
-    header, table = comparison.table
-    return {"results": ("results.csv", lambda path: _write_csv(path, SUBSET_COLUMNS, rows)),
-            "summary": ("summary.csv", lambda path: _write_csv(path, header, table))}
-
-
-@contextlib.contextmanager
-def _sigint_deferred():
-    """Hold SIGINT back while the block runs, then deliver it to the previous handler."""
-    received = []
-    try:
-        previous = signal.signal(signal.SIGINT, lambda signum, frame: received.append(frame))
-    except ValueError:  # not the main thread: signals cannot be handled here anyway
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
-        if received:
-            if callable(previous):
-                previous(signal.SIGINT, received[-1])
-            elif previous != signal.SIG_IGN:
-                signal.raise_signal(signal.SIGINT)
-
-
-def _write_csv(path, header, rows):
-    with open(path, "w", newline="") as fh:
-        writer = csv.writer(fh)
-        writer.writerow(header)
-        writer.writerows(rows)
-
-
-def _single_objective(setup, problem, results, records, full_error):
-    """The Comparison of a weighted run set: the study report's seed-000 table, in memory."""
-    spec = setup.spec
-    name = records[0]["dataset"]
-    stored = StudyResults(spec.as_dict(), records,
-                          {(name, 0): reference_record(spec, spec.datasets[0])})
-    empty = np.zeros((0, 1))
-    return Comparison(name, problem.n_var, results, empty, empty, full_error,
-                      dict(setup.settings), objective="weighted", records=records,
-                      table=summary_tables(stored)[name])
+    spec, results = comparison.spec, comparison.results
+    header, rows = summary_tables(results)[comparison.dataset]
+    algorithm = spec.algorithms[0]
+    first = results.references[(comparison.dataset, 0)]
+    title = (f"{comparison.dataset} ({first['n_features']} features): {spec.runs} runs x "
+             f"{spec.budget.n_gen} generations x {algorithm.params['pop_size']}; objective "
+             f"{spec.protocol.objective.describe()}")
+    legend = (f"+/=/-: {spec.reference_label} significantly better / no significant "
+              f"difference / worse (Wilcoxon rank-sum, alpha 0.05)")
+    return "\n".join([title, legend, *text_table(header, rows)])

@@ -21,11 +21,12 @@ def _module(*args):
                           text=True, timeout=300)
 
 
-def _check_outputs(out):
-    assert sorted(p.name for p in out.iterdir()) == ["fronts.csv", "fronts.png", "results.csv"]
+def _check_outputs(out, algorithms=ALGORITHMS):
+    assert {"fronts.csv", "fronts.png", "results.csv", "study.json", "report"} <= {
+        p.name for p in out.iterdir()}
     with open(out / "results.csv", newline="") as fh:
         rows = list(csv.DictReader(fh))
-    assert [row["algorithm"] for row in rows] == ALGORITHMS
+    assert [row["algorithm"] for row in rows] == algorithms
     assert all(int(row["n_eval"]) == 24 for row in rows)
     assert (out / "fronts.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -39,22 +40,20 @@ def test_module_end_to_end(tmp_path):
     for name in ALGORITHMS:
         assert any(line.startswith(name) for line in lines)
     assert f"wrote {tmp_path / 'results.csv'}" in proc.stdout
+    assert f"{tmp_path / 'report' / 'report.html'}" in proc.stdout
     # progress goes to stderr, one line per run
-    assert [line for line in proc.stderr.splitlines() if line.startswith("[")] == [
-        line for line in proc.stderr.splitlines() if "evaluations" in line]
-    assert len([line for line in proc.stderr.splitlines() if "evaluations" in line]) == 4
+    runs = [line for line in proc.stderr.splitlines() if "evaluations" in line]
+    assert len(runs) == 4 and all(line.startswith("[") for line in runs)
     _check_outputs(tmp_path)
+    # the same command again finds every run stored and rewrites the same files
+    before = (tmp_path / "fronts.csv").read_bytes()
+    again = _module("compare", *SMALL, "--out", str(tmp_path))
+    assert again.returncode == 0, again.stderr
+    assert "4 of 4 runs already in the store" in again.stderr
+    assert (tmp_path / "fronts.csv").read_bytes() == before
 
 
-def test_main_in_process(tmp_path, monkeypatch, capsys):
-    figures = []
-    original = comparison.plot_fronts
-
-    def capture(*args, **kwargs):
-        figures.append(original(*args, **kwargs))
-        return figures[-1]
-
-    monkeypatch.setattr(comparison, "plot_fronts", capture)
+def test_main_in_process(tmp_path, capsys):
     out = tmp_path / "results"
     status = cli.main(["compare", *SMALL, "--algorithms", "isrpso,mopso,cmdpsofs,nsga2",
                        "--out", str(out)])
@@ -63,18 +62,16 @@ def test_main_in_process(tmp_path, monkeypatch, capsys):
     for name in ALGORITHMS:
         assert name in captured.out
     _check_outputs(out)
-    (fig,) = figures
-    assert len(fig.axes) == 2
-    for ax in fig.axes:
-        labels = [t.get_text() for t in ax.get_legend().get_texts()]
-        assert [label for label in labels if label.endswith("-Best")] == [
-            f"{a}-Best" for a in ALGORITHMS]
 
 
 BAD = [
     (["--dataset", "no-such-dataset"], "no-such-dataset"),
     (["--algorithms", "CMDPSOFS,FOO"], "unknown algorithm"),
     (["--algorithms", "PSO"], "single-objective"),
+    (["--alpha", "0.8"], "alpha is a weight of objective 'weighted', not of 'pareto'"),
+    (["--objective", "fitb", "--algorithms", "AMSO"], "needs n_neighbors=1"),
+    (["--objective", "weighted", "--algorithms", "PSO", "--mu", "0.5"],
+     "mu is a weight of objective 'fitb', not of 'weighted'"),
     (["--runs", "0"], "runs"),
     (["--generations", "1"], "generations"),
     (["--bogus"], "unrecognized arguments"),
@@ -152,8 +149,38 @@ def _fail_if_run(*args, **kwargs):
     raise AssertionError("the comparison ran although --out is unusable")
 
 
-def test_out_under_a_file_exits_2_before_any_run(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(comparison, "run", _fail_if_run)
+@pytest.fixture
+def no_run(monkeypatch):
+    from pymoo_fs import studies
+
+    monkeypatch.setattr(studies, "run_study", _fail_if_run)
+
+
+def test_a_non_empty_directory_without_a_comparison_is_refused(tmp_path, no_run, capsys):
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(SystemExit) as excinfo:
+        cli.main(["compare", *SMALL, "--out", str(tmp_path)])
+    assert excinfo.value.code == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [f"pymoo-fs compare: error: argument --out: {str(tmp_path)!r} is not empty "
+                   "and holds no comparison (no study.json): choose a new or empty directory"]
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
+def test_a_directory_of_another_comparison_is_refused_before_any_run(tmp_path, capsys):
+    assert cli.main(["compare", *SMALL, "--algorithms", "NSGA-II", "--out", str(tmp_path)]) == 0
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as excinfo:
+        cli.main(["compare", *SMALL, "--algorithms", "PSO", "--objective", "weighted",
+                  "--out", str(tmp_path)])
+    assert excinfo.value.code == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and "holds a study made with a different protocol" in err[0], err
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
+def test_out_under_a_file_exits_2_before_any_run(tmp_path, no_run, capsys):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     with pytest.raises(SystemExit) as excinfo:
@@ -166,12 +193,11 @@ def test_out_under_a_file_exits_2_before_any_run(tmp_path, monkeypatch, capsys):
 
 
 def test_unwritable_out_exits_2_before_any_run_and_removes_what_it_made(tmp_path, monkeypatch,
-                                                                       capsys):
+                                                                       no_run, capsys):
     # a directory that cannot be written (simulated: the tests may run as root)
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(comparison, "run", _fail_if_run)
     monkeypatch.setattr(cli.tempfile, "mkstemp", refuse)
     out = tmp_path / "new" / "results"
     with pytest.raises(SystemExit) as excinfo:
@@ -185,8 +211,7 @@ def test_unwritable_out_exits_2_before_any_run_and_removes_what_it_made(tmp_path
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
                     reason="needs a user that file permissions apply to (not root)")
-def test_read_only_out_exits_2_before_any_run(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(comparison, "run", _fail_if_run)
+def test_read_only_out_exits_2_before_any_run(tmp_path, no_run, capsys):
     out = tmp_path / "ro"
     out.mkdir()
     out.chmod(0o500)
@@ -207,46 +232,59 @@ def test_sigint_handler_is_restored_after_a_run(tmp_path, capsys):
 
 
 def test_ctrl_c_at_a_generation_exits_130_in_process(tmp_path, monkeypatch, capsys):
+    from pymoo_fs.studies import runner
+
     before = signal.getsignal(signal.SIGINT)
     calls = []
 
-    class Progress(comparison.ConsoleProgress):
-        def __call__(self, event, **info):
-            calls.append(event)
-            if event == "generation" and info["n_gen"] == 2:
-                signal.raise_signal(signal.SIGINT)  # recorded, acted on at the next event
-            super().__call__(event, **info)
+    class Trace(runner._Trace):
+        def __call__(self, algorithm):
+            calls.append(algorithm.n_gen)
+            if len(calls) == 5:  # generation 2 of the second run
+                signal.raise_signal(signal.SIGINT)  # recorded, acted on at the next check
+            super().__call__(algorithm)
 
-    monkeypatch.setattr(comparison, "ConsoleProgress", Progress)
+    monkeypatch.setattr(runner, "_Trace", Trace)
     out = tmp_path / "out"
     with pytest.raises(SystemExit) as excinfo:
         cli.main(["compare", *SMALL, "--out", str(out)])
     assert excinfo.value.code == 130
     err = capsys.readouterr().err
-    assert "pymoo-fs compare: interrupted; nothing written" in err.splitlines()
-    assert calls == ["run_start", "generation", "generation"]  # stopped at the next one
-    assert not out.exists()
+    assert (f"pymoo-fs compare: interrupted; 1 of 4 runs are stored in {str(out)!r}; run the "
+            "same command to resume") in err.splitlines()
+    assert calls == [1, 2, 3, 1, 2]  # stopped at the generation's own check
+    assert [p.name for p in (out / "runs" / "sonar").iterdir()] == ["ISRPSO"]
+    assert not (out / "results.csv").exists()
     assert signal.getsignal(signal.SIGINT) is before
+    monkeypatch.undo()
+    # the same command resumes: the stored run is not run again
+    assert cli.main(["compare", *SMALL, "--out", str(out)]) == 0
+    assert "1 of 4 runs already in the store" in capsys.readouterr().err
+    _check_outputs(out)
 
 
 def test_ctrl_c_while_moving_the_files_into_place_completes_them(tmp_path, monkeypatch,
                                                                  capsys):
-    replace = comparison.os.replace
+    from pymoo_fs import _files
+
+    replace = _files.os.replace
     moved = []
 
     def replace_then_signal(src, dst):
         replace(src, dst)
-        moved.append(dst)
-        if len(moved) == 1:
-            signal.raise_signal(signal.SIGINT)
+        if ".pymoo-fs-write-" in str(src) and ".pymoo-fs-write-" not in str(dst):
+            moved.append(dst)
+            if len(moved) == 1:
+                signal.raise_signal(signal.SIGINT)
 
-    monkeypatch.setattr(comparison.os, "replace", replace_then_signal)
+    monkeypatch.setattr(_files.os, "replace", replace_then_signal)
     with pytest.raises(SystemExit) as excinfo:
         cli.main(["compare", *SMALL, "--out", str(tmp_path)])
     assert excinfo.value.code == 130
     assert len(moved) == 3  # the interrupt did not split the set of files
     err = capsys.readouterr().err
-    assert f"interrupted after the results were written to {str(tmp_path)!r}" in err
+    assert f"interrupted; every run is stored in {str(tmp_path)!r}, the results were not" in err
+    monkeypatch.undo()
     _check_outputs(tmp_path)
 
 
@@ -268,10 +306,13 @@ def test_headerless_csv_runs_with_a_one_line_warning(tmp_path, capsys):
 
 
 def test_results_that_cannot_be_written_exit_1_with_one_line(tmp_path, monkeypatch, capsys):
+    from pymoo_fs import _files
+
     def full_disk(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(comparison, "_write_csv", full_disk)
+    monkeypatch.setattr(_files, "commit_files", full_disk)
+    monkeypatch.setattr(comparison, "commit_files", full_disk)
     out = tmp_path / "new"
     with pytest.raises(SystemExit) as excinfo:
         cli.main(["compare", *SMALL, "--algorithms", "NSGA-II", "--out", str(out)])
@@ -279,7 +320,7 @@ def test_results_that_cannot_be_written_exit_1_with_one_line(tmp_path, monkeypat
     err = [line for line in capsys.readouterr().err.splitlines() if "error" in line]
     assert err == [f"pymoo-fs compare: error: cannot write results to {str(out)!r}: "
                    "[Errno 28] No space left on device"]
-    assert not out.exists()  # made for the results, removed again when nothing was written
+    assert not (out / "results.csv").exists() and (out / "study.json").exists()
 
 
 def test_weighted_objective_prints_seed_000s_table(tmp_path, capsys):
@@ -288,6 +329,6 @@ def test_weighted_objective_prints_seed_000s_table(tmp_path, capsys):
                        "weighted", "--reference", "SFS", "--out", str(out)])
     assert status == 0
     text = capsys.readouterr().out
-    assert "Wilcoxon rank-sum against SFS" in text and "SFS (reference)" in text
-    assert f"wrote {out / 'results.csv'} and {out / 'summary.csv'}" in text
-    assert sorted(p.name for p in out.iterdir()) == ["results.csv", "summary.csv"]
+    assert "SFS significantly better" in text and "SFS (reference)" in text
+    assert f"wrote {out / 'results.csv'}, {out / 'summary.csv'} and " in text
+    assert {"results.csv", "summary.csv"} < {p.name for p in out.iterdir()}

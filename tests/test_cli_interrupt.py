@@ -2,8 +2,9 @@
 
 Each test starts the command in a subprocess, waits for a line on its stderr that marks the
 moment (the compilation notice, a finished run, a staged figure) and then sends SIGINT as a
-terminal's Ctrl-C would. The output directory holds the files of an earlier run beforehand;
-afterwards they must be exactly as they were, with nothing added beside them.
+terminal's Ctrl-C would. The output directory holds the comparison's files of an earlier
+command beforehand; afterwards they must be exactly as they were (finished runs are stored
+beside them, so the same command resumes), with no temporary file left.
 """
 
 import os
@@ -15,7 +16,7 @@ import time
 
 import pytest
 
-MESSAGE = "pymoo-fs compare: interrupted; nothing written"
+MESSAGE = "pymoo-fs compare: interrupted; "
 NOTICE = "compiling the evaluator's kernels (once; about a minute) ..."
 SMALL = ["--dataset", "sonar", "--runs", "1", "--generations", "3", "--pop-size", "6",
          "--folds", "3"]
@@ -29,19 +30,25 @@ from pathlib import Path
 from pymoo_fs import cli, comparison
 
 go = Path(sys.argv[1])
-plot_fronts = comparison.plot_fronts
+front_files = comparison._front_files
 
 
-def slow_plot(*args, **kwargs):
-    figure = plot_fronts(*args, **kwargs)  # saved into the staging directory
-    sys.stderr.write("figure staged\\n")
-    sys.stderr.flush()
-    while not go.exists():
-        time.sleep(0.02)
-    return figure
+def slow_files(results):
+    files = front_files(results)
+    figure = files["fronts.png"]
+
+    def slow_figure(path):
+        figure(path)  # saved into the staging directory
+        sys.stderr.write("figure staged\\n")
+        sys.stderr.flush()
+        while not go.exists():
+            time.sleep(0.02)
+
+    files["fronts.png"] = slow_figure
+    return files
 
 
-comparison.plot_fronts = slow_plot
+comparison._front_files = slow_files
 sys.exit(cli.main(sys.argv[2:]))
 """
 
@@ -75,21 +82,32 @@ class Command:
         return self.proc.returncode, out, "".join(self.lines) + err
 
 
-def _old_outputs(out):
+def _old_outputs(out, args=SMALL):
+    """The files of an earlier comparison with the same arguments (and no run stored yet)."""
+    from pymoo_fs.cli import build_parser
+    from pymoo_fs.comparison import compare_spec
+    from pymoo_fs.studies import ResultStore
+
+    a = build_parser().parse_args(["compare", *args])
+    spec = compare_spec(a.dataset, a.algorithms.split(","), a.runs, a.generations, a.pop_size,
+                        a.seed, a.n_neighbors, int(a.folds), a.test_size)
     out.mkdir(parents=True, exist_ok=True)
+    ResultStore(out).write_spec(spec.as_dict())
     for name, content in OLD.items():
         (out / name).write_bytes(content)
 
 
 def _assert_old_outputs_untouched(out):
-    assert sorted(p.name for p in out.iterdir()) == sorted(OLD)
+    assert set(OLD) <= {p.name for p in out.iterdir()}
     for name, content in OLD.items():
         assert (out / name).read_bytes() == content
+    assert not [p for p in out.rglob("*") if ".pymoo-fs-write-" in str(p) or
+                p.name.endswith(".tmp")]
 
 
 def _assert_interrupted(status, stdout, stderr):
     assert status == 130, stderr
-    assert MESSAGE in stderr.splitlines()
+    assert any(line.startswith(MESSAGE) for line in stderr.splitlines()), stderr
     for symptom in ("Traceback", "SystemError", "KeyboardInterrupt"):
         assert symptom not in stderr, stderr
     assert stdout == ""
@@ -106,14 +124,14 @@ def test_ctrl_c_during_compilation_exits_130_and_the_notice_shows_once(tmp_path)
     status, stdout, stderr = command.finish()
     _assert_interrupted(status, stdout, stderr)
     assert stderr.count(NOTICE) == 1
-    assert not (tmp_path / "new").exists()  # the directories it made are gone again
+    assert not (out / "runs").exists()  # stopped before the first run
 
     # a full run compiles whatever is still missing (if anything), announcing it at most once
     again = Command(["compare", *SMALL, "--out", str(out)], env=env)
     status, stdout, stderr = again.finish()
     assert status == 0, stderr
     assert stderr.count(NOTICE) <= 1
-    assert sorted(p.name for p in out.iterdir()) == ["fronts.csv", "fronts.png", "results.csv"]
+    assert {"fronts.csv", "fronts.png", "results.csv"} <= {p.name for p in out.iterdir()}
     # everything is in the on-disk cache now: nothing to compile, nothing said
     third = Command(["compare", *SMALL, "--out", str(out)], env=env)
     status, stdout, stderr = third.finish()
@@ -140,9 +158,10 @@ def test_ctrl_c_during_the_runs_exits_130_without_a_traceback(tmp_path, delay):
     # 40 runs of 100 generations per algorithm: tens of seconds, interrupted a moment after
     # the first run, while a compiled kernel is likely running
     out = tmp_path / "results"
-    _old_outputs(out)
-    command = Command(["compare", "--dataset", "sonar", "--runs", "40", "--generations", "100",
-                       "--pop-size", "6", "--folds", "3", "--out", str(out)])
+    args = ["--dataset", "sonar", "--runs", "40", "--generations", "100", "--pop-size", "6",
+            "--folds", "3"]
+    _old_outputs(out, args)
+    command = Command(["compare", *args, "--out", str(out)])
     first = command.wait_for("[1/")
     total = first.split("/", 1)[1].split("]", 1)[0]
     time.sleep(delay)
@@ -150,6 +169,8 @@ def test_ctrl_c_during_the_runs_exits_130_without_a_traceback(tmp_path, delay):
     status, stdout, stderr = command.finish()
     _assert_interrupted(status, stdout, stderr)
     assert f"[{total}/{total}]" not in stderr
+    stored = len(list((out / "runs").rglob("*.json")))
+    assert f"interrupted; {stored} of {total} runs are stored in" in stderr
     _assert_old_outputs_untouched(out)
 
 
@@ -160,19 +181,14 @@ def test_ctrl_c_while_the_outputs_are_written_leaves_the_previous_ones(tmp_path)
     command = Command([str(go), "compare", *SMALL, "--out", str(out)], script=DRIVER)
     command.wait_for("figure staged")
     # mid-write: both CSV files and the figure are staged, the old outputs still in place
-    (staging,) = [p for p in out.iterdir() if p.name not in OLD]
+    (staging,) = [p for p in out.iterdir() if p.name.startswith(".pymoo-fs-write-")]
     assert sorted(p.name for p in staging.iterdir()) == ["fronts.csv", "fronts.png",
                                                          "results.csv"]
-    _assert_old_outputs_untouched_but(out, staging)
+    for name, content in OLD.items():
+        assert (out / name).read_bytes() == content
     command.interrupt()
     time.sleep(0.2)
     go.touch()
     status, stdout, stderr = command.finish()
     _assert_interrupted(status, stdout, stderr)
     _assert_old_outputs_untouched(out)
-
-
-def _assert_old_outputs_untouched_but(out, extra):
-    for name, content in OLD.items():
-        assert (out / name).read_bytes() == content
-    assert sorted(p.name for p in out.iterdir()) == sorted([*OLD, extra.name])

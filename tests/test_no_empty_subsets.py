@@ -13,18 +13,19 @@ from pymoo.optimize import minimize
 
 from pymoo_fs.algorithms import algorithm_names, make_algorithm
 from pymoo_fs.algorithms.registry import n_objectives
-from pymoo_fs.comparison import compare, write_results
+from pymoo_fs.comparison import compare
 from pymoo_fs.datasets import load_dataset
 from pymoo_fs.problems import BiObjectiveFeatureSelection, WeightedFeatureSelection
 
 
 def test_no_front_of_the_comparison_holds_an_empty_mask(shared_data_dir, tmp_path):
-    c = compare(str(shared_data_dir / "wine.csv.gz"), runs=2, generations=20, pop_size=20, cv=5)
-    for r in c.runs:
-        assert r.masks.any(axis=1).all(), f"{r.algorithm} run {r.run} holds an empty mask"
-        assert np.all(r.F_train[:, 1] > 0) and np.all(r.F_train[:, 0] < 1.0)
-    paths = write_results(c, tmp_path)
-    with open(paths["fronts"]) as fh:
+    c = compare(str(shared_data_dir / "wine.csv.gz"), runs=2, generations=20, pop_size=20, cv=5,
+                out=tmp_path)
+    for r in c.results.records:
+        assert all(r["features"]), f"{r['algorithm']} run {r['run']} holds an empty mask"
+        F = np.array(r["F_train"])
+        assert np.all(F[:, 1] > 0) and np.all(F[:, 0] < 1.0)
+    with open(c.paths["fronts"]) as fh:
         rows = list(csv.DictReader(fh))
     assert rows and all(int(row["n_selected"]) >= 1 for row in rows)
 

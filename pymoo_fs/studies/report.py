@@ -4,7 +4,9 @@
 :func:`summary_tables` computes the tables (per dataset and algorithm: test scores, subset
 sizes, hypervolume and IGD, times, Wilcoxon signs against the reference algorithm, Q-measure);
 :func:`write_report` writes ``report.md`` (the tables), ``report.html`` (tables and every
-figure embedded, self-contained) and the PNG figures beside them.
+figure embedded, self-contained), the PNG figures, ``runs.csv`` (one row per run,
+:func:`run_table`) and ``fronts.csv`` (one row per front member, :func:`front_table`) beside
+them. :func:`text_table` lays a table out for a terminal.
 """
 
 import base64
@@ -15,15 +17,18 @@ from pathlib import Path
 
 import numpy as np
 
+from pymoo_fs._files import csv_text, read_json, write_atomic, write_json_atomic
 from pymoo_fs.analysis import (average_front, best_front, hypervolume, igd, nondominated,
                                plot_convergence, plot_fronts, plot_selection_frequency,
                                plot_tsne, q_measure, reference_front, selection_frequency,
                                tsne_embedding)
 from pymoo_fs.analysis.statistics import rank_sum, signed_rank
 from pymoo_fs.studies.spec import Protocol
-from pymoo_fs.studies.store import ResultStore, RunKey, read_json, write_json_atomic
+from pymoo_fs.studies.store import ResultStore, RunKey
 
-__all__ = ["StudyResults", "load_results", "summary_tables", "write_report"]
+__all__ = ["FRONT_COLUMNS", "FRONT_RUN_COLUMNS", "SUBSET_RUN_COLUMNS", "StudyResults",
+           "front_table", "fronts_figure", "load_results", "run_table", "summary_tables",
+           "text_table", "write_report"]
 
 
 @dataclass
@@ -73,12 +78,15 @@ class StudyResults:
                        and r["algorithm"] == label), key=lambda r: (r["fold"], r["run"]))
 
 
-def load_results(directory):
+def load_results(directory, keys=None):
     """Read a study directory.
 
     Parameters
     ----------
     directory : path
+    keys : iterable of RunKey, optional
+        Only these runs (and their splits and algorithms), e.g. the runs of one command in a
+        directory that also holds more; default every run the directory holds.
 
     Returns
     -------
@@ -98,11 +106,20 @@ def load_results(directory):
     for path in sorted((directory / "reference").glob("*_fold-*.json")):
         record = read_json(path)
         references[(record["dataset"], record["fold"])] = record
-    records = [store.read_run(key) for key in store.finished()]
-    labels = [a["label"] for a in spec["algorithms"]]
-    missing = [RunKey(d, label, run, fold) for (d, fold) in sorted(references)
-               for label in labels for run in range(spec["runs"])
-               if not store.has(RunKey(d, label, run, fold))]
+    if keys is None:
+        wanted = [RunKey(d, a["label"], run, fold) for (d, fold) in sorted(references)
+                  for a in spec["algorithms"] for run in range(spec["runs"])]
+        finished = store.finished()
+    else:
+        wanted = sorted(set(keys))
+        labels = {k.algorithm for k in wanted}
+        spec = dict(spec, runs=max(k.run for k in wanted) + 1,
+                    algorithms=[a for a in spec["algorithms"] if a["label"] in labels])
+        references = {k: v for k, v in references.items()
+                      if k in {(key.dataset, key.fold) for key in wanted}}
+        finished = [k for k in wanted if store.has(k)]
+    records = [store.read_run(key) for key in finished]
+    missing = [k for k in wanted if not store.has(k)]
     return StudyResults(spec, records, references, missing)
 
 
@@ -267,6 +284,118 @@ def _pareto_indicators(results, dataset):
     return out
 
 
+# ---------------------------------------------------------------------------------- per run
+#: columns of :func:`run_table` for studies whose runs return a Pareto front
+FRONT_RUN_COLUMNS = ("dataset", "fold", "algorithm", "run", "hv_train", "igd_train", "hv_test",
+                     "igd_test", "n_eval", "seconds", "front_size")
+#: columns of :func:`run_table` for studies whose runs return one subset
+SUBSET_RUN_COLUMNS = ("dataset", "fold", "algorithm", "run", "n_selected", "train_score",
+                      "test_score", "train_objective", "test_objective", "n_eval", "seconds",
+                      "features")
+#: columns of :func:`front_table`
+FRONT_COLUMNS = ("dataset", "fold", "algorithm", "run", "n_selected", "selection_ratio",
+                 "train_error", "test_error", "features")
+
+
+def _ordered_runs(results):
+    """(dataset, label, record) of every stored run: datasets, then the spec's algorithm
+    order, then (fold, run)."""
+    for dataset in results.datasets:
+        for label in results.labels:
+            for record in results.runs_of(dataset, label):
+                yield dataset, label, record
+
+
+def run_table(results):
+    """One row per run: the run's measures as numbers.
+
+    Parameters
+    ----------
+    results : StudyResults
+
+    Returns
+    -------
+    header : tuple of str
+        :data:`FRONT_RUN_COLUMNS` (runs return a front: hypervolume and IGD of the training
+        and test fronts, the IGD reference being the non-dominated union of all runs' fronts of
+        that split, as in :func:`summary_tables`), or :data:`SUBSET_RUN_COLUMNS` (runs return
+        one subset: its size, training and test score and objective, and its features as
+        space-separated 0-based indices).
+    rows : list of list
+        Numbers as numbers (``seconds`` rounded to milliseconds, NaN if the timing was lost).
+    """
+    rows = []
+    if results.pareto:
+        indicators = {d: _pareto_indicators(results, d) for d in results.datasets}
+        for dataset, label, r in _ordered_runs(results):
+            ind, key = indicators[dataset][label], (r["run"], r["fold"])
+            rows.append([dataset, r["fold"], label, r["run"], ind["hv_train"][key],
+                         ind["igd_train"][key], ind["hv_test"][key], ind["igd_test"][key],
+                         r["n_eval"], round(r["seconds"], 3), len(r["features"])])
+        return FRONT_RUN_COLUMNS, rows
+    for dataset, label, r in _ordered_runs(results):
+        rows.append([dataset, r["fold"], label, r["run"], len(r["features"][0]),
+                     r["score_train"][0], r["score_test"][0], r["F_train"][0][0],
+                     r["F_test"][0][0], r["n_eval"], round(r["seconds"], 3),
+                     " ".join(map(str, r["features"][0]))])
+    return SUBSET_RUN_COLUMNS, rows
+
+
+def front_table(results):
+    """One row per member of every run's returned front (studies whose runs return fronts).
+
+    Returns
+    -------
+    header : tuple of str
+        :data:`FRONT_COLUMNS`.
+    rows : list of list
+        Number of features, selection ratio, training (inner-CV) error and test error of each
+        member, and its features as space-separated 0-based indices.
+    """
+    rows = []
+    for dataset, label, r in _ordered_runs(results):
+        for features, f_train, f_test in zip(r["features"], r["F_train"], r["F_test"]):
+            rows.append([dataset, r["fold"], label, r["run"], len(features), f_train[1],
+                         f_train[0], f_test[0], " ".join(map(str, features))])
+    return FRONT_COLUMNS, rows
+
+
+def _full_error(results, dataset):
+    """(inner-CV error, test error) with every feature, averaged over the splits."""
+    refs = [v for (d, _), v in results.references.items() if d == dataset]
+    return (1 - np.mean([r["score_train"] for r in refs]),
+            1 - np.mean([r["score_test"] for r in refs]))
+
+
+def fronts_figure(results, dataset):
+    """The training and test panels of each algorithm's best and average front on a dataset.
+
+    Per algorithm, Nguyen et al.'s two views of a set of runs (Soft Computing 2016, §7.4): the
+    "best" front, the non-dominated union of the runs' fronts (``NAME-Best``), and the
+    "average" front, the mean error of the union's members of each subset size
+    (``NAME-Ave``); on the training data (inner-CV error) and on the test data (hold-out
+    error, the best front's non-dominance recomputed on it), with the all-features error as a
+    dashed line.
+
+    Returns
+    -------
+    figure : matplotlib.figure.Figure
+    """
+    by_label = {label: results.runs_of(dataset, label) for label in results.labels}
+    by_label = {k: v for k, v in by_label.items() if v}
+    fronts = {}
+    for kind, pool in (("best", best_front), ("average", average_front)):
+        for part in ("train", "test"):
+            fronts[kind, part] = {k: pool([np.asarray(r[f"F_{part}"]) for r in v])
+                                  for k, v in by_label.items()}
+    runs = max(len(v) for v in by_label.values())
+    return plot_fronts(fronts["best", "train"], fronts["best", "test"],
+                       full_error=_full_error(results, dataset),
+                       train_average=fronts["average", "train"],
+                       test_average=fronts["average", "test"],
+                       title=f"{dataset}: best and average fronts of {runs} runs")
+
+
 # ---------------------------------------------------------------------------------- figures
 def _figures(results, dataset, tsne, data_dir, check):
     """{caption: Figure} for one dataset."""
@@ -275,16 +404,8 @@ def _figures(results, dataset, tsne, data_dir, check):
     by_label = {k: v for k, v in by_label.items() if v}
     if not by_label:
         return figures
-    refs = [v for (d, _), v in results.references.items() if d == dataset]
-    full = (1 - np.mean([r["score_train"] for r in refs]), 1 - np.mean([r["score_test"]
-                                                                        for r in refs]))
     if results.pareto:
-        for kind, pool in (("best", best_front), ("average", average_front)):
-            train = {k: pool([np.asarray(r["F_train"]) for r in v]) for k, v in by_label.items()}
-            test = {k: pool([np.asarray(r["F_test"]) for r in v]) for k, v in by_label.items()}
-            figures[f"{kind} fronts (seed 003 §7.4)"] = plot_fronts(
-                train, test, full_error=full,
-                title=f"{dataset}: {kind} fronts of the runs")
+        figures["fronts (best and average of the runs)"] = fronts_figure(results, dataset)
     check()
     traces = {k: [(r["trace"]["n_eval"], r["trace"]["best"]) for r in v]
               for k, v in by_label.items()}
@@ -328,7 +449,7 @@ def _tsne_figure(results, dataset, frequencies, data_dir):
 
 
 # ---------------------------------------------------------------------------------- writing
-def write_report(directory, out=None, tsne=True, data_dir=None, check=None):
+def write_report(directory, out=None, tsne=True, data_dir=None, check=None, keys=None):
     """Write a study's report: Markdown tables, PNG figures and a self-contained HTML page.
 
     Parameters
@@ -345,11 +466,16 @@ def write_report(directory, out=None, tsne=True, data_dir=None, check=None):
     check : callable, optional
         Called between figures; an exception it raises stops the report (nothing is left
         half-written: each file is written atomically).
+    keys : iterable of RunKey, optional
+        Report only these runs (see :func:`load_results`).
 
     Returns
     -------
     paths : dict
-        ``{"html": Path, "markdown": Path, "figures": [Path, ...], "missing": int}``.
+        ``{"html": Path, "markdown": Path, "figures": [Path, ...], "runs": Path, "fronts":
+        Path, "missing": int}``: ``runs.csv`` holds one row per run (:func:`run_table`),
+        ``fronts.csv`` one row per front member (:func:`front_table`; only when runs return
+        fronts).
 
     Raises
     ------
@@ -359,7 +485,7 @@ def write_report(directory, out=None, tsne=True, data_dir=None, check=None):
         If the report cannot be written.
     """
     check = check if check is not None else (lambda: None)
-    results = load_results(directory)
+    results = load_results(directory, keys)
     out = Path(out) if out is not None else Path(directory) / "report"
     out.mkdir(parents=True, exist_ok=True)
     tables = summary_tables(results)
@@ -375,28 +501,19 @@ def write_report(directory, out=None, tsne=True, data_dir=None, check=None):
             buffer = io.BytesIO()
             fig.savefig(buffer, format="png", dpi=110)
             pngs[(dataset, caption)] = (name, buffer.getvalue())
-            _write_bytes(out / name, buffer.getvalue())
-            written.append(out / name)
+            written.append(write_atomic(out / name, buffer.getvalue()))
     markdown = _markdown(results, tables, pngs)
     page = _html(results, tables, pngs)
-    _write_bytes(out / "report.md", markdown.encode("utf-8"))
-    _write_bytes(out / "report.html", page.encode("utf-8"))
+    write_atomic(out / "report.md", markdown)
+    write_atomic(out / "report.html", page)
     write_json_atomic(out / "summary.json", {d: {"header": h, "rows": r}
                                              for d, (h, r) in tables.items()})
-    return {"html": out / "report.html", "markdown": out / "report.md", "figures": written,
-            "missing": len(results.missing)}
-
-
-def _write_bytes(path, data):
-    import os
-
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    paths = {"html": out / "report.html", "markdown": out / "report.md", "figures": written,
+             "runs": write_atomic(out / "runs.csv", csv_text(*run_table(results)))}
+    if results.pareto:
+        paths["fronts"] = write_atomic(out / "fronts.csv", csv_text(*front_table(results)))
+    paths["missing"] = len(results.missing)
+    return paths
 
 
 def _intro(results):
@@ -461,3 +578,25 @@ def _html(results, tables, pngs):
         parts += [f"<li>{esc(str(key))}</li>" for key in results.missing] + ["</ul>"]
     parts.append("</body></html>")
     return "\n".join(parts)
+
+
+def text_table(header, rows):
+    """Text lines of a table: the first column left-aligned, the others right-aligned.
+
+    Parameters
+    ----------
+    header : sequence of str
+    rows : sequence of sequences of str
+
+    Returns
+    -------
+    lines : list of str
+        The header, a rule of dashes, then one line per row.
+    """
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
+
+    def line(cells):
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths)))
+
+    return [line(header), "  ".join("-" * w for w in widths), *(line(row) for row in rows)]

@@ -16,10 +16,11 @@ wall-clock seconds of a run, which differ from one execution to the next, are ke
 ``timing/``.
 """
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+
+from pymoo_fs._files import read_json, write_json_atomic
 
 __all__ = ["RunKey", "ResultStore", "read_json", "write_json_atomic"]
 
@@ -126,29 +127,3 @@ class ResultStore:
         """dict or None."""
         path = self.reference_path(dataset, fold)
         return read_json(path) if path.exists() else None
-
-
-def write_json_atomic(path, obj):
-    """Write ``obj`` as JSON to a temporary file and rename it over ``path``.
-
-    The output is deterministic (sorted keys, no spaces, Python's shortest float repr), so
-    equal objects give equal bytes. An interrupted write leaves the old file (or none) and no
-    temporary file.
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(obj, fh, sort_keys=True, separators=(",", ":"), allow_nan=True)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def read_json(path):
-    """The object stored in a JSON file."""
-    with open(path, encoding="utf-8") as fh:
-        return json.load(fh)

@@ -45,8 +45,12 @@ def test_study_then_report(study, capsys):
     assert cli.main(["report", str(out), "--no-tsne"]) == 0
     report = out / "report"
     page = (report / "report.html").read_text()
-    assert page.count("data:image/png;base64,") >= 4  # best and average fronts, convergence,
+    assert page.count("data:image/png;base64,") == 3  # best and average fronts, convergence,
     assert "CMDPSOFS (reference)" in page               # selection frequency
+    assert sorted(p.name for p in report.glob("*.csv")) == ["fronts.csv", "runs.csv"]
+    runs = (report / "runs.csv").read_text().splitlines()
+    assert runs[0] == ("dataset,fold,algorithm,run,hv_train,igd_train,hv_test,igd_test,n_eval,"
+                       "seconds,front_size") and len(runs) == 5
     md = (report / "report.md").read_text()
     assert "| algorithm | HV train | HV test | T_HV |" in md
     assert "Missing runs" not in md
