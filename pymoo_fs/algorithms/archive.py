@@ -1,71 +1,20 @@
-"""Pareto archives for the multi-objective swarms: merging, crowding truncation, leaders.
+"""Pareto archives for the multi-objective swarms: merging, leaders, the PAES grid.
 
-Non-dominated sorting and crowding distances come from pymoo; this module only adds the
-archive rules of the papers (deduplication, one-by-one truncation, binary tournaments).
+Dominance, the non-dominated union and crowding truncation are the ground floor's
+(:mod:`pymoo_fs.pareto`); this module adds the archive rules of the papers (merging positions
+with members, binary tournaments for leaders, PAES's adaptive grid). :func:`dominates`,
+:func:`nondominated_union` and :func:`truncate_by_crowding` are re-exported here from
+:mod:`pymoo_fs.pareto` for code that imports them from this module.
 """
 
 import numpy as np
 from pymoo.core.population import Population
-from pymoo.operators.survival.rank_and_crowding.metrics import calc_crowding_distance
-from pymoo.util.nds.non_dominated_sorting import NonDominatedSorting
 
+from pymoo_fs.pareto import crowding_distance, dominates, nondominated_union, truncate_by_crowding
 
-def nondominated_union(F, capacity=None):
-    """Indices of the archive built from ``F`` in order: non-dominated, unique, capped.
-
-    Parameters
-    ----------
-    F : ndarray of float64, shape (n, m)
-        Objective vectors, existing archive members first, then candidates.
-    capacity : int, optional
-        Maximum archive size; when exceeded, members are removed by
-        :func:`truncate_by_crowding`. Default: no cap.
-
-    Returns
-    -------
-    keep : ndarray of int64, shape (n_keep,)
-        Increasing indices into ``F`` of the members kept.
-
-    Notes
-    -----
-    Among members with identical objective vectors only the first is kept, so an existing
-    member is never replaced by a newcomer equal to it (jMetal's non-dominated archive rule).
-    """
-    if F.shape[0] == 0:
-        return np.zeros(0, dtype=np.int64)
-    front = np.sort(NonDominatedSorting().do(F, only_non_dominated_front=True))
-    _, first = np.unique(F[front], axis=0, return_index=True)
-    keep = front[np.sort(first)]
-    if capacity is not None and keep.size > capacity:
-        keep = keep[truncate_by_crowding(F[keep], capacity)]
-    return keep.astype(np.int64)
-
-
-def truncate_by_crowding(F, capacity):
-    """Remove the most crowded member, one at a time, until ``capacity`` remain.
-
-    Parameters
-    ----------
-    F : ndarray of float64, shape (n, m)
-        A non-dominated set without duplicate vectors.
-    capacity : int
-        Number of members to keep.
-
-    Returns
-    -------
-    keep : ndarray of int64, shape (min(n, capacity),)
-        Increasing indices of the survivors.
-
-    Notes
-    -----
-    The NSGA-II crowding distance (pymoo) is recomputed after each removal; among equal smallest
-    distances the first member goes (CMDPSOFS-II text; jMetal ``CrowdingDistanceArchive``).
-    """
-    keep = np.arange(F.shape[0])
-    while keep.size > capacity:
-        cd = calc_crowding_distance(F[keep])
-        keep = np.delete(keep, np.argmin(cd))
-    return keep
+__all__ = ["crowding_tournament", "distance_tournament", "dominates", "grid_archive_add",
+           "grid_cells", "merge_archive", "nondominated_union", "refuses",
+           "truncate_by_crowding"]
 
 
 def crowding_tournament(F, n, random_state):
@@ -88,7 +37,7 @@ def crowding_tournament(F, n, random_state):
     """
     a = random_state.integers(0, F.shape[0], size=n)
     b = random_state.integers(0, F.shape[0], size=n)
-    cd = calc_crowding_distance(F)
+    cd = crowding_distance(F)
     return np.where(cd[b] > cd[a], b, a)
 
 
@@ -145,13 +94,13 @@ def merge_archive(positions, members, new_positions, new_members, capacity=None)
     new_members : pymoo.core.population.Population
         The newcomers, row for row.
     capacity : int, optional
-        Maximum size; overflow is truncated by :func:`truncate_by_crowding`.
+        Maximum size; overflow is truncated by :func:`~pymoo_fs.pareto.truncate_by_crowding`.
 
     Returns
     -------
     positions, members
-        The archive after :func:`nondominated_union` (existing members first, so a newcomer
-        equal in objectives to a member is not taken).
+        The archive after :func:`~pymoo_fs.pareto.nondominated_union` (existing members first,
+        so a newcomer equal in objectives to a member is not taken).
     """
     merged = Population.merge(members, new_members)
     keep = nondominated_union(merged.get("F"), capacity)
@@ -257,17 +206,3 @@ def refuses(F, f):
     if F.shape[0] == 0:
         return False
     return bool(np.any(dominates(F, f[None, :])) or np.any(np.all(F == f, axis=1)))
-
-
-def dominates(A, B):
-    """Row-wise Pareto dominance (minimisation): ``A[i]`` dominates ``B[i]``.
-
-    Parameters
-    ----------
-    A, B : ndarray of float64, shape (n, m)
-
-    Returns
-    -------
-    ndarray of bool, shape (n,)
-    """
-    return np.all(A <= B, axis=1) & np.any(A < B, axis=1)

@@ -8,7 +8,7 @@ the state. Shapes: ``X`` positions (n, D), ``V`` velocities (n, D), ``P`` person
 import numpy as np
 from scipy.special import expit
 
-from pymoo_fs.algorithms.archive import dominates
+from pymoo_fs.pareto import dominates
 
 
 def draw_coefficient(value, n, random_state):

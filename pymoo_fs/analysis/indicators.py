@@ -11,7 +11,7 @@ import numpy as np
 from pymoo.indicators.hv import HV
 from pymoo.indicators.igd import IGD
 
-from pymoo_fs.algorithms.archive import nondominated_union
+from pymoo_fs.pareto import nondominated_union
 
 __all__ = ["nondominated", "reference_front", "hypervolume", "igd"]
 

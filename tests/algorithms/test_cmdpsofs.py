@@ -8,6 +8,7 @@ from pymoo.core.callback import Callback
 from pymoo.core.problem import Problem
 from pymoo.optimize import minimize
 
+from pymoo_fs import pareto
 from pymoo_fs.algorithms import CMDPSOFS, archive
 from pymoo_fs.algorithms.moo import cmdpsofs
 from pymoo_fs.datasets import load_dataset
@@ -53,9 +54,9 @@ def sonar_problem():
 
 
 def _count_truncations(monkeypatch):
-    """Wrap archive.truncate_by_crowding; return the list of (n_in, n_kept) of real removals."""
+    """Wrap pareto.truncate_by_crowding; return the list of (n_in, n_kept) of real removals."""
     calls = []
-    original = archive.truncate_by_crowding
+    original = pareto.truncate_by_crowding
 
     def counting(F, capacity):
         keep = original(F, capacity)
@@ -63,7 +64,7 @@ def _count_truncations(monkeypatch):
             calls.append((F.shape[0], keep.size))
         return keep
 
-    monkeypatch.setattr(archive, "truncate_by_crowding", counting)
+    monkeypatch.setattr(pareto, "truncate_by_crowding", counting)
     return calls
 
 

@@ -4,6 +4,7 @@ import numpy as np
 from pymoo.core.population import Population
 
 from pymoo_fs._validation import check_choice, check_coefficient, check_unit_interval
+from pymoo_fs import pareto
 from pymoo_fs.algorithms import archive
 from pymoo_fs.algorithms.base import ParticleSwarm
 
@@ -189,11 +190,11 @@ class CMDPSOFS(ParticleSwarm):
         """Steps 5-6: the leader set (capped, crowding) and the archive (uncapped)."""
         F = infills.get("F")
         F_all = np.vstack([self.leaders_F_, F])
-        keep = archive.nondominated_union(F_all, capacity=self.pop_size)
+        keep = pareto.nondominated_union(F_all, capacity=self.pop_size)
         self.leaders_X_ = np.vstack([self.leaders_X_, self.X_])[keep]
         self.leaders_F_ = F_all[keep]
         merged = Population.merge(self.archive_, infills)
-        self.archive_ = merged[archive.nondominated_union(merged.get("F"))]
+        self.archive_ = merged[pareto.nondominated_union(merged.get("F"))]
 
     def _mutate(self, X):
         """Step 3: uniform mutation on group 1, non-uniform on group 2 (groups_ == 1, 2)."""

@@ -4,6 +4,7 @@ import numpy as np
 from pymoo.core.population import Population
 
 from pymoo_fs._validation import check_int, check_positive_int, check_unit_interval
+from pymoo_fs import pareto
 from pymoo_fs.algorithms import archive
 from pymoo_fs.algorithms.base import FeatureSelectionAlgorithm
 from pymoo_fs.problems import repair_empty
@@ -182,9 +183,9 @@ def paes_step(F_archive, f_current, f_candidate, capacity, bisections):
     F_archive = np.asarray(F_archive, dtype=float)
     c, m = np.asarray(f_current, dtype=float), np.asarray(f_candidate, dtype=float)
     everyone = np.arange(F_archive.shape[0])
-    if archive.dominates(c[None, :], m[None, :])[0]:
+    if pareto.dominates(c[None, :], m[None, :])[0]:
         return False, everyone, False
-    dominating = archive.dominates(m[None, :], c[None, :])[0]
+    dominating = pareto.dominates(m[None, :], c[None, :])[0]
     if not dominating and archive.refuses(F_archive, m):
         return False, everyone, False
     keep, added = archive.grid_archive_add(F_archive, m, capacity, bisections)
