@@ -19,7 +19,6 @@ velocities of the next generation) and ``_tell`` (leaders, archives, personal be
 
 import numpy as np
 from pymoo.core.algorithm import Algorithm
-from pymoo.core.evaluator import Evaluator
 from pymoo.core.population import Population
 from pymoo.termination.max_eval import MaximumFunctionCallTermination
 from pymoo.util.display.multi import MultiObjectiveOutput
@@ -179,29 +178,39 @@ class FeatureSelectionAlgorithm(Algorithm):
         Returns
         -------
         neighbours : pymoo.core.population.Population
-            ``k`` individuals: ``X`` the flipped masks, ``F`` their objectives.
+            ``k`` evaluated individuals: ``X`` the flipped masks, ``F`` their objectives (and,
+            on a :class:`~pymoo_fs.problems.FeatureSelectionProblem`, ``score``).
 
         Notes
         -----
-        Goes through ``self.evaluator.eval(problem, pop, flips_of=mask)``: a
-        :class:`~pymoo_fs.problems.FeatureSelectionProblem` answers from the evaluator's
-        incremental ``score_flips``; any other problem evaluates the masks as usual. Either
-        way pymoo's evaluator counts ``k`` evaluations.
+        A :class:`~pymoo_fs.problems.FeatureSelectionProblem` answers from the evaluator's
+        incremental ``score_flips`` (:meth:`~pymoo_fs.problems.FeatureSelectionProblem.evaluate_flips`);
+        the algorithm sets the individuals' values as pymoo's evaluator would, adds ``k`` to
+        ``evaluator.n_eval`` and calls the evaluator's callback, if any, with them. Any other
+        problem evaluates the flipped masks through pymoo's evaluator, which counts them.
         """
+        mask = np.asarray(mask, dtype=bool)
+        features = np.asarray(features, dtype=np.int64)
         pop = Population.new("X", flip_masks(mask, features))
-        if hasattr(self.problem, "evaluate_flips"):
-            self.evaluator.eval(self.problem, pop, flips_of=np.asarray(mask, dtype=bool))
-        else:
+        if not isinstance(self.problem, FeatureSelectionProblem):
             self.evaluator.eval(self.problem, pop)
+            return pop
+        F, scores = self.problem.evaluate_flips(mask, features, return_scores=True)
+        empty = np.zeros((len(pop), 0))
+        out = {"F": F, "G": empty, "H": empty, "score": scores}
+        for key, value in out.items():
+            pop.set(key, value)
+        pop.apply(lambda ind: ind.evaluated.update(out))
+        self._count_evaluations(pop)
         return pop
 
     def flip_objectives(self, mask, features):
         """Objectives of the one-feature flips of ``mask``, counted in ``n_eval``, as an array.
 
-        The same evaluations as :meth:`evaluate_flips` (through pymoo's evaluator, each flip
-        one evaluation in ``n_eval``), without building one pymoo ``Individual`` per flip,
-        which costs more than the flip itself for large neighbourhoods (local searches score
-        thousands of flips per step).
+        The same evaluations as :meth:`evaluate_flips` (each flip one evaluation in
+        ``n_eval``), without building one pymoo ``Individual`` per flip, which costs more than
+        the flip itself for large neighbourhoods (local searches score thousands of flips per
+        step).
 
         Parameters
         ----------
@@ -217,54 +226,23 @@ class FeatureSelectionAlgorithm(Algorithm):
 
         Notes
         -----
-        pymoo's evaluator is handed a :class:`_FlipBatch`, which offers the few
-        ``Population`` methods it uses (``len``, indexing, ``get``, ``set``, ``apply``) on
-        arrays, with ``skip_already_evaluated=False`` (every flip is new). When the evaluator
-        is not pymoo's own ``Evaluator`` (a subclass may do more with the individuals) or has
-        a callback, which may expect a real ``Population``, this falls back to
+        When the problem is not a :class:`~pymoo_fs.problems.FeatureSelectionProblem`, or
+        pymoo's evaluator has a callback (which expects a ``Population``), this is
         :meth:`evaluate_flips`.
         """
-        features = np.asarray(features, dtype=np.int64)
-        if type(self.evaluator) is not Evaluator or self.evaluator.callback is not None:
+        if (not isinstance(self.problem, FeatureSelectionProblem)
+                or self.evaluator.callback is not None):
             return self.evaluate_flips(mask, features).get("F")
-        mask = np.asarray(mask, dtype=bool)
-        batch = _FlipBatch(flip_masks(mask, features))
-        if hasattr(self.problem, "evaluate_flips"):
-            self.evaluator.eval(self.problem, batch, skip_already_evaluated=False,
-                                flips_of=mask)
-        else:
-            self.evaluator.eval(self.problem, batch, skip_already_evaluated=False)
-        return batch.get("F")
+        features = np.asarray(features, dtype=np.int64)
+        F = self.problem.evaluate_flips(np.asarray(mask, dtype=bool), features)
+        self._count_evaluations(None, features.size)
+        return F
 
-
-class _FlipBatch:
-    """A batch of masks with the ``Population`` methods pymoo's ``Evaluator.eval`` calls.
-
-    Used by :meth:`FeatureSelectionAlgorithm.flip_objectives` with
-    ``skip_already_evaluated=False``: the evaluator indexes it with all rows, reads ``X``,
-    writes the outputs (``F``, ...) and marks the rows evaluated.
-    """
-
-    def __init__(self, X):
-        self._values = {"X": X}
-
-    def __len__(self):
-        return self._values["X"].shape[0]
-
-    def __getitem__(self, index):
-        if not np.array_equal(np.asarray(index), np.arange(len(self))):
-            raise IndexError("a flip batch is evaluated as a whole")
-        return self
-
-    def get(self, key):
-        return self._values[key]
-
-    def set(self, key, value):
-        self._values[key] = np.asarray(value)
-        return self
-
-    def apply(self, func):
-        return self
+    def _count_evaluations(self, pop, n=None):
+        """Count evaluations made outside pymoo's evaluator as it counts its own."""
+        self.evaluator.n_eval += len(pop) if n is None else n
+        if pop is not None and self.evaluator.callback is not None:
+            self.evaluator.callback(pop)
 
 
 class SwarmAlgorithm(FeatureSelectionAlgorithm):
@@ -484,9 +462,10 @@ class SwarmAlgorithm(FeatureSelectionAlgorithm):
         """
         if ranking == "index":
             return None, np.arange(self.problem.n_var, dtype=np.int64)
-        if not hasattr(self.problem, "symmetric_uncertainty"):
-            raise ValueError(f"{type(self).__name__}: ranking='su' needs a problem with "
-                             f"symmetric_uncertainty() (a FeatureSelectionProblem); use "
+        if not isinstance(self.problem, FeatureSelectionProblem):
+            raise ValueError(f"{type(self).__name__}: ranking='su' needs a "
+                             f"FeatureSelectionProblem, whose symmetric_uncertainty() ranks the "
+                             f"features; got {type(self.problem).__name__}: use "
                              f"ranking='index'")
         su = self.problem.symmetric_uncertainty()
         return su, np.asarray(su.ranking(), dtype=np.int64)

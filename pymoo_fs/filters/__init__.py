@@ -1,20 +1,21 @@
-"""Filter feature selection on supervised discretisation: SU ranking, CFS, FCBF, and LFS.
+"""Filter feature selection for users: CFS, FCBF and LFS as scikit-learn selectors.
 
-The baselines of seed 001 (Tran, Xue & Zhang, GECCO 2019) and the relevance measure of AMSO and
-VLPSO. Continuous features are discretised by Fayyad & Irani's MDL criterion with Weka's better
-encoding (:class:`MDLDiscretizer`); :class:`SymmetricUncertainty` holds the symmetric
-uncertainty of every feature with the class and between features, and :func:`su_classif` is
-the SU ranking as a scikit-learn ``score_func``. :class:`CFS`, :class:`FCBF` and :class:`LFS`
-are deterministic scikit-learn selectors (Weka's defaults, spec §9.7-9.10); LFS is a wrapper
-on the compiled KNN evaluator.
+The baselines of seed 001 (Tran, Xue & Zhang, GECCO 2019). :class:`CFS`, :class:`FCBF` and
+:class:`LFS` are deterministic scikit-learn selectors (Weka's defaults, spec §9.7-9.10) searched
+by :func:`best_first_forward`; CFS and FCBF work on symmetric uncertainty of MDL-discretised
+features, LFS is a wrapper on the compiled KNN evaluator.
+
+The relevance measures themselves live in :mod:`pymoo_fs.relevance` (the algorithms use them
+too); :class:`MDLDiscretizer`, :func:`mdl_cut_points`, :class:`SymmetricUncertainty`,
+:func:`symmetric_uncertainty` and :func:`su_classif` are re-exported here from there.
 """
 
 from pymoo_fs.filters.cfs import CFS
-from pymoo_fs.filters.discretize import MDLDiscretizer, mdl_cut_points
 from pymoo_fs.filters.fcbf import FCBF
 from pymoo_fs.filters.lfs import LFS
 from pymoo_fs.filters.search import best_first_forward
-from pymoo_fs.filters.su import SymmetricUncertainty, su_classif, symmetric_uncertainty
+from pymoo_fs.relevance import (MDLDiscretizer, SymmetricUncertainty, mdl_cut_points,
+                                su_classif, symmetric_uncertainty)
 
 __all__ = [
     "CFS",

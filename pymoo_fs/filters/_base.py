@@ -5,7 +5,7 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from pymoo_fs.filters.su import SymmetricUncertainty
+from pymoo_fs.relevance import SymmetricUncertainty
 
 
 class SupportSelector(SelectorMixin, BaseEstimator):

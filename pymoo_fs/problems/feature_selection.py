@@ -9,7 +9,7 @@ from pymoo_fs._validation import check_unit_interval
 from pymoo_fs.evaluation import make_evaluator
 from pymoo_fs.evaluation.base import flip_rows
 from pymoo_fs.evaluation.estimator import ESTIMATOR_OPTIONS, KNN_OPTIONS
-from pymoo_fs.filters import SymmetricUncertainty
+from pymoo_fs.relevance import SymmetricUncertainty
 
 __all__ = ["BiObjectiveFeatureSelection", "FeatureSelectionProblem", "WeightedFeatureSelection",
            "as_masks", "flip_masks"]
@@ -65,11 +65,14 @@ class FeatureSelectionProblem(Problem):
     feature (:class:`~pymoo_fs.problems.NonEmptyRepair`, used by NSGA-II and SPEA2). The
     evaluators themselves still score an empty mask as 0.0.
 
-    **Neighbourhoods.** :meth:`evaluate_flips` scores the one-feature flips of a mask through
-    the evaluator's incremental ``score_flips``. Algorithms call it through pymoo's evaluator
-    (``algorithm.evaluator.eval(problem, pop, flips_of=mask)``, see
-    :meth:`pymoo_fs.algorithms.FeatureSelectionAlgorithm.evaluate_flips`), so every flip is
-    counted in ``n_eval`` and an ``("n_eval", N)`` budget is honest.
+    **Neighbourhoods.** :meth:`evaluate_flips` scores the one-feature flips of a mask, given as
+    ``(mask, features)``, through the evaluator's incremental ``score_flips``. Algorithms ask
+    through :meth:`pymoo_fs.algorithms.FeatureSelectionAlgorithm.evaluate_flips`, which counts
+    every flip in ``n_eval``, so an ``("n_eval", N)`` budget is honest.
+
+    **What a run reports.** :meth:`score`, :meth:`holdout_score`, :meth:`holdout_objectives`,
+    :attr:`evaluation_counts`, :attr:`n_train` and :meth:`clear_cache` are what a study
+    runner needs, so nothing above the problem reaches into its evaluator.
 
     **Scores beside objectives.** Every evaluation also returns the evaluator's inner-CV score
     of each mask as ``out["score"]`` (shape ``(n,)``), which pymoo's evaluator stores on the
@@ -167,18 +170,14 @@ class FeatureSelectionProblem(Problem):
         return cls(evaluator, X_test=X_test, y_test=y_test, **problem_options)
 
     # ------------------------------------------------------------------ evaluation
-    def _evaluate(self, x, out, *args, flips_of=None, **kwargs):
+    def _evaluate(self, x, out, *args, **kwargs):
         masks = as_masks(x, self.n_var)
         _refuse_empty(masks)
-        if flips_of is None:
-            scores = self.evaluator.score(masks)
-        else:
-            base, features = _single_flips(masks, as_masks(flips_of, self.n_var)[0])
-            scores = self._score_flips(base, features)
+        scores = self.evaluator.score(masks)
         out["F"] = self.objectives(scores, masks)
         out["score"] = scores
 
-    def evaluate_flips(self, mask, features):
+    def evaluate_flips(self, mask, features, return_scores=False):
         """Objectives of the masks obtained by flipping single features of ``mask``.
 
         Parameters
@@ -187,37 +186,96 @@ class FeatureSelectionProblem(Problem):
             The base feature subset (not empty).
         features : array-like of int, shape (k,)
             Features to flip: each is added if absent from ``mask``, removed if present.
+        return_scores : bool, default=False
+            Also return the evaluator's scores of the flipped masks.
 
         Returns
         -------
         F : ndarray of float64, shape (k, n_obj)
             ``F[i]`` equals ``evaluate(flip_masks(mask, features))[i]``, computed by the
             evaluator's incremental ``score_flips`` (one column update per flip).
+        scores : ndarray of float64, shape (k,)
+            With ``return_scores``: the inner-CV scores behind ``F``.
 
         Raises
         ------
         ValueError
-            If ``mask`` is not one mask, a feature index is out of range, or a flip would empty
-            the mask (removing its only feature).
+            If ``mask`` is not one mask, ``features`` is not a 1-D array of feature indices in
+            range (the message names it and the value), or a flip would empty the mask
+            (removing its only feature).
 
         Notes
         -----
-        Called directly, these evaluations are counted by the evaluator
-        (``evaluator.n_evaluations``) but by no algorithm. Algorithms use
-        :meth:`pymoo_fs.algorithms.FeatureSelectionAlgorithm.evaluate_flips`, which goes
-        through pymoo's evaluator and so counts them in ``n_eval``.
+        The evaluator counts these evaluations (``evaluator.n_evaluations``); an algorithm
+        counts them in its ``n_eval`` when it asks through
+        :meth:`pymoo_fs.algorithms.FeatureSelectionAlgorithm.evaluate_flips` or
+        :meth:`~pymoo_fs.algorithms.FeatureSelectionAlgorithm.flip_objectives`.
         """
         mask = as_masks(mask, self.n_var)
         if mask.shape[0] != 1:
             raise ValueError(f"mask must be one mask of shape ({self.n_var},)")
         flipped = flip_masks(mask[0], features)
         _refuse_empty(flipped)
-        return self.objectives(self._score_flips(mask[0], np.asarray(features)), flipped)
+        scores = self.evaluator.score_flips(mask[0], np.asarray(features, dtype=np.int64))
+        F = self.objectives(scores, flipped)
+        return (F, scores) if return_scores else F
 
-    def _score_flips(self, base, features):
-        if hasattr(self.evaluator, "score_flips"):
-            return self.evaluator.score_flips(base, features)
-        return self.evaluator.score(flip_masks(base, features))
+    # ------------------------------------------------------------------ what a run reports
+    def score(self, masks):
+        """The evaluator's inner-CV scores of ``masks`` (higher is better, in [0, 1]).
+
+        Parameters
+        ----------
+        masks : array-like of bool, shape (n, n_features) or (n_features,)
+
+        Returns
+        -------
+        scores : ndarray of float64, shape (n,)
+            Answered from the evaluator's cache where it can (counted as hits).
+        """
+        return self.evaluator.score(masks)
+
+    def holdout_score(self, masks, X_test=None, y_test=None):
+        """Scores of ``masks`` with the classifier fitted on the training data, on a test set.
+
+        Parameters
+        ----------
+        masks : array-like of bool, shape (n, n_features) or (n_features,)
+        X_test, y_test : optional
+            Default: the problem's test set.
+
+        Returns
+        -------
+        scores : ndarray of float64, shape (n,)
+
+        Raises
+        ------
+        ValueError
+            If no test set is available or it fails the evaluator's checks.
+        """
+        X_test, y_test = self._test_set(X_test, y_test)
+        return self.evaluator.holdout_score(masks, X_test, y_test)
+
+    @property
+    def n_train(self):
+        """int: number of training samples."""
+        return self.evaluator.n_samples
+
+    @property
+    def evaluation_counts(self):
+        """tuple of int: ``(n_evaluations, n_cache_hits)`` of the evaluator so far."""
+        return self.evaluator.n_evaluations, self.evaluator.n_cache_hits
+
+    def clear_cache(self):
+        """Forget the evaluator's cached scores (its counters are kept)."""
+        self.evaluator.clear_cache()
+
+    def _test_set(self, X_test, y_test):
+        if X_test is None and y_test is None:
+            X_test, y_test = self.X_test, self.y_test
+        if X_test is None or y_test is None:
+            raise ValueError("no hold-out test set: pass X_test and y_test")
+        return X_test, y_test
 
     def holdout_objectives(self, masks, X_test=None, y_test=None):
         """Objectives of masks with the classifier fitted on the training data, scored on a test set.
@@ -240,10 +298,7 @@ class FeatureSelectionProblem(Problem):
             If no test set is available, the masks are not boolean or one is empty, or the
             test set fails the evaluator's checks.
         """
-        if X_test is None and y_test is None:
-            X_test, y_test = self.X_test, self.y_test
-        if X_test is None or y_test is None:
-            raise ValueError("no hold-out test set: pass X_test and y_test")
+        X_test, y_test = self._test_set(X_test, y_test)
         masks = as_masks(masks, self.n_var)
         _refuse_empty(masks)
         return self.objectives(self.evaluator.holdout_score(masks, X_test, y_test), masks)
@@ -502,14 +557,3 @@ def _refuse_empty(masks):
             f"mask {int(empty[0])} selects no feature: an empty mask is not a feature subset "
             f"(algorithms repair it when decoding; see FeatureSelectionProblem)"
         )
-
-
-def _single_flips(masks, base):
-    """The flipped feature of each row of ``masks`` relative to ``base``; each must differ by one."""
-    diff = masks ^ base[None, :]
-    features = np.argmax(diff, axis=1)  # each row's first difference
-    # every row differs at its argmax and there are as many differences as rows: one per row
-    # (two whole-array passes instead of a per-row count, which costs 10x on k x D flips)
-    if not (diff[np.arange(len(diff)), features].all() and np.count_nonzero(diff) == len(diff)):
-        raise ValueError("flips_of: every mask must differ from the base mask in one feature")
-    return base, features

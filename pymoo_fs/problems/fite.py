@@ -96,9 +96,9 @@ class FitEFeatureSelection(FeatureSelectionProblem):
         return super().from_data.__func__(cls, X, y, estimator, X_test=X_test, y_test=y_test,
                                           **options)
 
-    def _evaluate(self, x, out, *args, flips_of=None, **kwargs):
-        if self.empty_mask == "refuse" or flips_of is not None:
-            return super()._evaluate(x, out, *args, flips_of=flips_of, **kwargs)
+    def _evaluate(self, x, out, *args, **kwargs):
+        if self.empty_mask == "refuse":
+            return super()._evaluate(x, out, *args, **kwargs)
         masks = as_masks(x, self.n_var)
         empty = ~masks.any(axis=1)
         scores = np.zeros(masks.shape[0])

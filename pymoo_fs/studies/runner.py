@@ -146,22 +146,21 @@ def execute_run(spec, key, n_threads=None, callback=None):
     dataset = next(d for d in spec.datasets if _dataset_name(d, spec) == key.dataset)
     with threadpool_limits(limits=n_threads):
         problem = _problem(spec, dataset, key.dataset, key.fold, n_threads)
-        evaluator = problem.evaluator
-        evaluator.clear_cache()
-        computed, hits = evaluator.n_evaluations, evaluator.n_cache_hits
+        problem.clear_cache()
+        computed, hits = problem.evaluation_counts
         seed = run_seed(spec.seed, key.dataset, key.algorithm, key.run, key.fold)
         trace = _Trace(problem.n_obj, callback)
         start = time.perf_counter()
         res = minimize(problem, algorithm.make(), spec.budget_of(algorithm).termination,
                        seed=seed, callback=trace, copy_algorithm=False)
         seconds = time.perf_counter() - start
-        computed = evaluator.n_evaluations - computed
-        hits = evaluator.n_cache_hits - hits
+        computed, hits = (now - before for now, before in zip(problem.evaluation_counts,
+                                                              (computed, hits)))
         masks = np.atleast_2d(np.asarray(res.X, dtype=bool))
         F_train = np.atleast_2d(res.F)
         F_test = problem.holdout_objectives(masks)
-        score_train = evaluator.score(masks)
-        score_test = evaluator.holdout_score(masks, problem.X_test, problem.y_test)
+        score_train = problem.score(masks)
+        score_test = problem.holdout_score(masks)
     record = {
         "dataset": key.dataset, "algorithm": key.algorithm, "run": key.run, "fold": key.fold,
         "seed": seed, "config": _config(spec, algorithm), "n_features": int(problem.n_var),
@@ -260,7 +259,7 @@ def _warm_up(spec, key):
     masks = np.ones((2, problem.n_var), dtype=bool)
     if problem.n_var > 1:
         masks[0, 0] = masks[1, 1] = False
-    problem.evaluator.score(masks)
+    problem.score(masks)
 
 
 def _keyed_run(spec, key, threads):
@@ -356,13 +355,12 @@ def reference_record(spec, dataset, fold=0):
     """
     name = _dataset_name(dataset, spec)
     problem = _problem(spec, dataset, name, fold, n_threads=None)
-    ev = problem.evaluator
     every = np.ones((1, problem.n_var), dtype=bool)
     return {"dataset": name, "fold": fold, "n_features": int(problem.n_var),
-            "n_train": int(ev.n_samples), "n_test": int(problem.X_test.shape[0]),
+            "n_train": int(problem.n_train), "n_test": int(problem.X_test.shape[0]),
             "classes": [str(c) for c in load_dataset_cached(dataset, spec.data_dir).classes],
-            "score_train": float(ev.score(every)[0]),
-            "score_test": float(ev.holdout_score(every, problem.X_test, problem.y_test)[0])}
+            "score_train": float(problem.score(every)[0]),
+            "score_test": float(problem.holdout_score(every)[0])}
 
 
 def _config(spec, algorithm):

@@ -8,6 +8,8 @@ neighbourhood evaluations are counted in ``n_eval``.
 import numpy as np
 import pytest
 from pymoo.core.evaluator import Evaluator
+from pymoo.core.population import Population
+from pymoo.core.problem import Problem
 from pymoo.optimize import minimize
 from pymoo.termination.collection import TerminationCollection
 from pymoo.termination.max_eval import MaximumFunctionCallTermination
@@ -132,6 +134,33 @@ def test_flip_objectives_are_the_flip_evaluations_as_an_array(weighted):
         assert alg.evaluator.n_eval == before + 4
         np.testing.assert_array_equal(F, alg.evaluate_flips(mask, [0, 4, 9, 23]).get("F"))
     assert seen == [4, 4]  # with a callback: the Population path, for both calls
+
+
+def test_flipped_individuals_are_those_pymoos_evaluator_makes(weighted):
+    alg = BarebonesLocalSearch(pop_size=4)
+    alg.setup(weighted, termination=("n_gen", 2), seed=0)
+    mask = np.zeros(weighted.n_var, dtype=bool)
+    mask[[2, 3]] = True
+    flips = alg.evaluate_flips(mask, [0, 2, 5])
+    plain = Evaluator().eval(weighted, Population.new("X", flips.get("X")))
+    for key in ("X", "F", "G", "H", "CV", "feas", "score"):
+        np.testing.assert_array_equal(flips.get(key), plain.get(key))
+    assert [ind.evaluated for ind in flips] == [ind.evaluated for ind in plain]
+
+
+def test_flips_on_a_plain_pymoo_problem_go_through_pymoos_evaluator():
+    class Ones(Problem):
+        def __init__(self):
+            super().__init__(n_var=5, n_obj=1, xl=0, xu=1, vtype=bool)
+
+        def _evaluate(self, x, out, *args, **kwargs):
+            out["F"] = (5.0 - x.sum(axis=1))[:, None]
+
+    alg = BarebonesLocalSearch(pop_size=3)
+    alg.setup(Ones(), termination=("n_gen", 2), seed=0)
+    mask = np.array([1, 0, 0, 1, 0], dtype=bool)
+    np.testing.assert_array_equal(alg.flip_objectives(mask, [1, 3]), [[2.0], [4.0]])
+    assert alg.evaluator.n_eval == 2
 
 
 # ------------------------------------------------------------------ pop and history move

@@ -4,6 +4,8 @@ import numpy as np
 import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+import pymoo_fs.filters
+import pymoo_fs.relevance
 from pymoo_fs.filters import CFS, FCBF, LFS, MDLDiscretizer, best_first_forward
 from pymoo_fs.filters.cfs import _Merits
 
@@ -143,3 +145,10 @@ def test_selectors_are_deterministic(selector):
 @parametrize_with_checks([MDLDiscretizer(), CFS(), FCBF(), LFS()])
 def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)
+
+
+@pytest.mark.parametrize("name", ["MDLDiscretizer", "SymmetricUncertainty", "mdl_cut_points",
+                                  "su_classif", "symmetric_uncertainty"])
+def test_filters_export_the_relevance_measures_unchanged(name):
+    assert name in pymoo_fs.filters.__all__
+    assert getattr(pymoo_fs.filters, name) is getattr(pymoo_fs.relevance, name)

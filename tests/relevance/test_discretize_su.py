@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from sklearn.feature_selection import SelectKBest
 
-from pymoo_fs.filters import (MDLDiscretizer, SymmetricUncertainty, mdl_cut_points, su_classif,
-                              symmetric_uncertainty)
+from pymoo_fs.relevance import (MDLDiscretizer, SymmetricUncertainty, mdl_cut_points,
+                                su_classif, symmetric_uncertainty)
 
 
 def _entropy(*counts):

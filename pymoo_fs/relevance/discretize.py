@@ -108,7 +108,7 @@ def mdl_cut_points(x, y, better_encoding=True):
 
     Examples
     --------
-    >>> from pymoo_fs.filters import mdl_cut_points
+    >>> from pymoo_fs.relevance import mdl_cut_points
     >>> mdl_cut_points([1, 2, 3, 4, 5, 6, 7, 8], [0, 0, 0, 0, 1, 1, 1, 1])
     array([4.5])
     >>> mdl_cut_points([1, 2, 3, 4], [0, 1, 0, 1]).size
@@ -192,7 +192,7 @@ class MDLDiscretizer(TransformerMixin, BaseEstimator):
     Examples
     --------
     >>> import numpy as np
-    >>> from pymoo_fs.filters import MDLDiscretizer
+    >>> from pymoo_fs.relevance import MDLDiscretizer
     >>> X = np.array([[1.0, 5.0], [2.0, 5.0], [3.0, 5.0], [4.0, 5.0],
     ...               [5.0, 5.0], [6.0, 5.0], [7.0, 5.0], [8.0, 5.0]])
     >>> y = [0, 0, 0, 0, 1, 1, 1, 1]

@@ -2,9 +2,10 @@
 
 ``SU(A, B) = 2 IG(A; B) / (H(A) + H(B))`` with entropies estimated from counts (spec §1.4).
 :func:`symmetric_uncertainty` takes two discrete arrays; :class:`SymmetricUncertainty` holds a
-training set discretised once (:class:`~pymoo_fs.filters.MDLDiscretizer`), the SU of every
-feature with the class (its relevance, and the SU ranking) and SU between features, computed
-lazily and cached; :func:`su_classif` is the relevance as a scikit-learn ``score_func``.
+training set discretised once (:class:`~pymoo_fs.relevance.MDLDiscretizer`), the SU of every
+feature with the class (its relevance, and the SU ranking) and SU between features,
+computed lazily and cached; :func:`su_classif` is the relevance as a scikit-learn
+``score_func``.
 """
 
 from collections import OrderedDict
@@ -13,8 +14,8 @@ import numpy as np
 from sklearn.utils.validation import check_X_y
 
 from pymoo_fs._validation import check_int
-from pymoo_fs.filters._kernels import redundant_marks, su_against
-from pymoo_fs.filters.discretize import MDLDiscretizer
+from pymoo_fs.relevance._kernels import redundant_marks, su_against
+from pymoo_fs.relevance.discretize import MDLDiscretizer
 
 __all__ = ["SymmetricUncertainty", "su_classif", "symmetric_uncertainty"]
 
@@ -48,7 +49,7 @@ def symmetric_uncertainty(a, b):
 
     Examples
     --------
-    >>> from pymoo_fs.filters import symmetric_uncertainty
+    >>> from pymoo_fs.relevance import symmetric_uncertainty
     >>> symmetric_uncertainty([0, 0, 1, 1], [5, 5, 7, 7])
     1.0
     >>> symmetric_uncertainty([0, 1, 0, 1], [0, 0, 1, 1])
@@ -69,7 +70,7 @@ class SymmetricUncertainty:
     """SU of the features of one training set, with the class and with each other.
 
     The features are discretised once, by Fayyad & Irani's MDL criterion with Weka's better
-    encoding (:class:`~pymoo_fs.filters.MDLDiscretizer`) fitted on this training set.
+    encoding (:class:`~pymoo_fs.relevance.MDLDiscretizer`) fitted on this training set.
 
     Parameters
     ----------
@@ -115,7 +116,7 @@ class SymmetricUncertainty:
     Examples
     --------
     >>> import numpy as np
-    >>> from pymoo_fs.filters import SymmetricUncertainty
+    >>> from pymoo_fs.relevance import SymmetricUncertainty
     >>> rng = np.random.default_rng(0)
     >>> y = np.repeat([0, 1], 20)
     >>> X = np.column_stack([y + 0.1 * rng.random(40), rng.random(40)])
@@ -220,7 +221,7 @@ class SymmetricUncertainty:
         Examples
         --------
         >>> import numpy as np
-        >>> from pymoo_fs.filters import SymmetricUncertainty
+        >>> from pymoo_fs.relevance import SymmetricUncertainty
         >>> y = np.repeat([0, 1], 10)
         >>> noisy = np.where(np.arange(20) % 7 == 0, 1 - y, y)  # relevant, imperfect
         >>> X = np.column_stack([noisy, noisy, np.zeros(20)])
@@ -272,7 +273,7 @@ def su_classif(X, y):
     --------
     >>> import numpy as np
     >>> from sklearn.feature_selection import SelectKBest
-    >>> from pymoo_fs.filters import su_classif
+    >>> from pymoo_fs.relevance import su_classif
     >>> rng = np.random.default_rng(0)
     >>> y = np.repeat([0, 1], 20)
     >>> X = np.column_stack([rng.random(40), y + 0.1 * rng.random(40), rng.random(40)])
