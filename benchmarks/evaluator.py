@@ -136,7 +136,7 @@ def bench_case(name, case, ev, X, y, masks_ev, masks_sk, run_ev, repeats, gemm, 
 
     fresh()  # compile / warm up
     settle()
-    before = ev._n_uncertified
+    before = ev._settler.n_uncertified
     # the two sides in separate phases: a scikit-learn call right before a timed evaluator call
     # slowed that call by up to 2x (srbct, 30 masks: 3,283 against 6,871 masks/s back to back),
     # OpenBLAS's workers still spinning after scikit-learn's threaded BLAS calls (see settle),
@@ -153,7 +153,7 @@ def bench_case(name, case, ev, X, y, masks_ev, masks_sk, run_ev, repeats, gemm, 
     else:
         scores_sk, sk_times, sk1_times = sk
     t_ev = float(np.median(ev_times)) / n_ev
-    unc = (ev._n_uncertified - before) / (repeats * n_ev * ev._rows.size)
+    unc = (ev._settler.n_uncertified - before) / (repeats * n_ev * ev._layout.rows.size)
     scores_ev = fresh()
     t_sk = float(np.median(sk_times)) / masks_sk.shape[0]
     t_sk1 = float(np.median(sk1_times)) / masks_sk.shape[0]
@@ -245,9 +245,10 @@ def run_all(repeats, data_dir):
 
         fresh()
         settle()
-        before = ev._n_uncertified
+        before = ev._settler.n_uncertified
         t_ev = median_time(fresh, repeats) / masks.shape[0]
-        unc = (ev._n_uncertified - before) / (repeats * masks.shape[0] * ev._rows.size)
+        rows = repeats * masks.shape[0] * ev._layout.rows.size
+        unc = (ev._settler.n_uncertified - before) / rows
         scores = fresh()
         def loop():
             return np.array([cross_val_score(KNeighborsClassifier(k), ev.X[:, m], y,

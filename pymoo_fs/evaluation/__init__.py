@@ -2,9 +2,13 @@
 
 :class:`Evaluator` is the contract every evaluator fulfils (``score``, ``score_flips``,
 ``holdout_score``, the cache and its counters). :class:`KNNEvaluator` is the compiled, exact
-fast path for KNN; :class:`EstimatorEvaluator` scores with any scikit-learn classifier;
-:func:`make_evaluator` chooses between them. :class:`FitBEvaluator` scores seed 001's FIT-B
-(balanced 1-NN accuracy plus a class-distance term) with exact incremental distance matrices.
+fast path for KNN; it lives in the package :mod:`pymoo_fs.evaluation.knn` with its rooms (fold
+layout, Gram-matrix planner and pool, precision rule, settling of uncertified rows, the
+self-check of the replay of scikit-learn, the plain-numpy reference) and its numba kernels
+(:mod:`pymoo_fs.evaluation.knn.kernels`). :class:`EstimatorEvaluator` scores with any
+scikit-learn classifier; :func:`make_evaluator` chooses between them. :class:`FitBEvaluator`
+scores seed 001's FIT-B (balanced 1-NN accuracy plus a class-distance term) with exact
+incremental distance matrices (kernels in ``_fitb_kernels``).
 """
 
 from pymoo_fs.evaluation.base import Evaluator

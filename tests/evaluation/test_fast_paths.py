@@ -91,7 +91,7 @@ def test_score_flips_with_ties_and_leave_one_out(sonar, rng):
         got = ev.score_flips(mask, features)
         expected = [sklearn_score(ev.X, y, m, 3, ev.folds) for m in flipped(mask, features)]
         np.testing.assert_array_equal(got, expected, err_msg=str(cv))
-        assert ev._n_uncertified > 0
+        assert ev._settler.n_uncertified > 0
 
 
 def test_score_flips_rescans_rows_past_the_sorted_prefix(rng):
@@ -216,10 +216,13 @@ def test_thread_count_does_not_change_scores(musk1, rng):
 
 def test_import_compiles_nothing():
     code = (
+        "import importlib, pkgutil\n"
         "import pymoo_fs, pymoo_fs.evaluation, pymoo_fs.problems, pymoo_fs.algorithms\n"
-        "from pymoo_fs.evaluation import _kernels\n"
+        "from pymoo_fs.evaluation.knn import kernels\n"
         "import numba\n"
-        "fns = [getattr(m, n) for m in (_kernels,) for n in dir(m)]\n"
+        "mods = [importlib.import_module(f'{kernels.__name__}.{m.name}')\n"
+        "        for m in pkgutil.iter_modules(kernels.__path__)]\n"
+        "fns = [getattr(m, n) for m in mods for n in dir(m)]\n"
         "jitted = [f for f in fns if isinstance(f, numba.core.registry.CPUDispatcher)]\n"
         "assert jitted, 'no kernels found'\n"
         "print(sum(len(f.signatures) for f in jitted))\n"
@@ -259,8 +262,9 @@ def test_scipy_blas_fallback_is_exact():
         "from sklearn.model_selection import cross_val_score\n"
         "from sklearn.neighbors import KNeighborsClassifier\n"
         "from pymoo_fs.datasets import load_dataset\n"
-        "from pymoo_fs.evaluation import KNNEvaluator, _kernels\n"
-        "assert not _kernels.USE_NUMPY_BLAS\n"
+        "from pymoo_fs.evaluation import KNNEvaluator\n"
+        "from pymoo_fs.evaluation.knn.kernels import blas\n"
+        "assert not blas.USE_NUMPY_BLAS\n"
         "d = load_dataset('sonar')\n"
         "ev = KNNEvaluator(d.X, d.y, cv=5)\n"
         "masks = np.random.default_rng(0).random((4, 60)) < 0.4\n"
@@ -280,10 +284,11 @@ def test_a_new_process_loads_kernels_from_the_disk_cache():
     code = (
         "import numpy as np\n"
         "from pymoo_fs.datasets import load_dataset\n"
-        "from pymoo_fs.evaluation import KNNEvaluator, _kernels\n"
+        "from pymoo_fs.evaluation import KNNEvaluator\n"
+        "from pymoo_fs.evaluation.knn.kernels import cv\n"
         "d = load_dataset('sonar')\n"
         "KNNEvaluator(d.X, d.y, cv=5).score(np.random.default_rng(0).random((3, 60)) < 0.5)\n"
-        "s = _kernels.cv_predict_batch.stats\n"
+        "s = cv.cv_predict_batch.stats\n"
         "print(sum(s.cache_misses.values()), sum(s.cache_hits.values()))\n"
     )
     runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -333,10 +338,11 @@ def test_row_seeds_change_the_speed_not_the_scores(sonar, rng, cv):
     masks[:, 1] = True
     ev = KNNEvaluator(X, y, n_neighbors=5, cv=cv, cache_size=0, n_threads=2)
     ev.score(masks[:1])  # builds the fold layout
-    seeds = ev._row_seeds(2)
+    seeds = ev._seeds.get(2)
+    layout = ev._layout
     for t in range(seeds.shape[0]):
-        for r, q in enumerate(ev._rows):
-            cand = np.flatnonzero(ev._cand[ev._row_fold[r]])
+        for r, q in enumerate(layout.rows):
+            cand = np.flatnonzero(layout.cand[layout.row_fold[r]])
             seeds[t, r] = rng.choice(cand, size=seeds.shape[2], replace=False)
     ours = np.concatenate([ev.score(masks[:6]), ev.score(masks[6])])
     for mask, value in zip(masks[:7], ours):
@@ -353,22 +359,22 @@ def test_row_seeds_change_the_speed_not_the_scores(sonar, rng, cv):
 
 
 def test_gate_blocks_lists_the_entries_under_the_gate(rng):
-    from pymoo_fs.evaluation import _kernels
+    from pymoo_fs.evaluation.knn.kernels import rows
 
     for n in (1, 63, 64, 200, 1029):
         e = rng.random(n)
         e[rng.random(n) < 0.2] = np.inf
         for gate in (-1.0, 0.0, 0.01, 0.3, 2.0, np.inf):
             ids = np.full(n, -1, dtype=np.int64)
-            c = _kernels._gate_blocks(e, gate, ids)
+            c = rows.gate_blocks(e, gate, ids)
             np.testing.assert_array_equal(ids[:c], np.flatnonzero(e < gate))
 
 
 def test_long_rows_with_seeds_equal_sklearn(rng):
-    # rows of at least _GATE_BLOCKED candidates take the blocked gate scan once seeds exist
-    from pymoo_fs.evaluation import _kernels
+    # rows of at least GATE_BLOCKED candidates take the blocked gate scan once seeds exist
+    from pymoo_fs.evaluation.knn.kernels import rows
 
-    n = _kernels._GATE_BLOCKED + 100
+    n = rows.GATE_BLOCKED + 100
     X = rng.random((n, 12))
     y = (X[:, 0] + 0.3 * rng.random(n) > 0.65).astype(int)
     ev = KNNEvaluator(X, y, n_neighbors=3, cv=5, random_state=0)

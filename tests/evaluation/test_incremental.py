@@ -1,13 +1,14 @@
-"""Kept Gram matrices, incremental updates, per-pair certification and the exact replay."""
+"""The planner and its pool: kept Gram matrices, incremental updates, per-pair certification,
+and the precision rule that moves the products from float32 to float64."""
 
 import numpy as np
 import pytest
 from sklearn.model_selection import cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
-from threadpoolctl import threadpool_limits
 
 from pymoo_fs.datasets import load_dataset, make_heavy_tailed, train_test_split
-from pymoo_fs.evaluation import KNNEvaluator, _exact
+from pymoo_fs.evaluation import KNNEvaluator
+from pymoo_fs.evaluation.knn import selfcheck
 
 
 def sklearn_score(X, y, mask, k, folds):
@@ -28,9 +29,9 @@ def test_heavy_tailed_reproduction_is_exact_and_certified(rng):
     np.testing.assert_array_equal(got, [sklearn_score(ev.X, y, m, 5, ev.folds) for m in masks])
     # per-pair bounds certify all but a handful of the 6 x 450 rows (a row-wide bound left
     # about 3 % open); none of them needs scikit-learn itself
-    assert ev._n_uncertified < 0.005 * 6 * X.shape[0]
-    if _exact.settings()[0]:
-        assert ev._n_sklearn_rows == 0
+    assert ev._settler.n_uncertified < 0.005 * 6 * X.shape[0]
+    if selfcheck.settings()[0]:
+        assert ev._settler.n_sklearn_rows == 0
 
 
 @pytest.mark.parametrize("precision", ["float64", "float32"])
@@ -46,9 +47,9 @@ def test_long_update_chain_stays_exact(sonar, rng, precision):
         mask[rng.integers(X.shape[1])] |= not mask.any()
         walk.append(mask)
         assert inc.score(mask)[0] == fresh.score(mask)[0]
-    assert inc._n_updates >= 250  # the chain ran on updates...
-    assert inc._n_scratch >= 2  # ...and was recomputed once its bound grew too wide
-    assert fresh._n_updates == 0
+    assert inc._gram.n_updates >= 250  # the chain ran on updates...
+    assert inc._gram.n_scratch >= 2  # ...and was recomputed once its bound grew too wide
+    assert fresh._gram.n_updates == 0
     for m in walk[::75]:  # and the shared answer is scikit-learn's
         assert inc.score(m)[0] == sklearn_score(inc.X, y, m, 3, inc.folds)
 
@@ -67,7 +68,7 @@ def test_float32_update_chain_on_heavy_tailed_data_is_exact(rng):
         assert inc.score(mask)[0] == ref.score(mask)[0]
         if step % 20 == 0:
             assert inc.score(mask)[0] == sklearn_score(inc.X, y, mask, 5, inc.folds)
-    assert inc._n_updates >= 50
+    assert inc._gram.n_updates >= 50
 
 
 @pytest.mark.parametrize("precision", ["float64", "float32"])
@@ -80,7 +81,7 @@ def test_swarm_like_batches_update_from_the_nearest_kept_masks(sonar, rng, preci
         np.testing.assert_array_equal(inc.score(swarm), fresh.score(swarm))
         swarm = swarm ^ (rng.random(swarm.shape) < 0.04)
         swarm[:, 0] |= ~swarm.any(axis=1)
-    assert inc._n_updates > 150
+    assert inc._gram.n_updates > 150
     assert inc.n_kept_matrices <= 64
 
 
@@ -94,7 +95,7 @@ def test_score_flips_use_and_keep_the_base_matrix(sonar, rng):
         np.testing.assert_array_equal(got, fresh.score_flips(mask))
         mask = mask.copy()
         mask[int(np.argmax(got))] ^= True
-    assert ev._n_updates >= 13
+    assert ev._gram.n_updates >= 13
 
 
 def test_pool_memory_bounds_the_kept_matrices(sonar, rng):
@@ -115,7 +116,7 @@ def test_pool_memory_bounds_the_kept_matrices(sonar, rng):
     assert ev32.n_kept_matrices == 3 * 8 * (n * n + 4 * n) // (4 * n * n + 32 * n) == 5
     off = KNNEvaluator(X, y, cv=5, pool_memory=0)
     off.score(rng.random((4, X.shape[1])) < 0.5)
-    assert off.n_kept_matrices == 0 and off._n_updates == 0
+    assert off.n_kept_matrices == 0 and off._gram.n_updates == 0
     assert ev.memory_estimate > off.memory_estimate
     ev.clear_cache()
     assert ev.n_kept_matrices == 0
@@ -132,38 +133,6 @@ def test_invalid_incremental_options(sonar, kwargs, match):
         KNNEvaluator(X, y, cv=5, **kwargs)
 
 
-@pytest.mark.parametrize("n_features", [4, 40])  # kd-tree branch, brute-force branch
-@pytest.mark.parametrize("openmp_threads", [1, 2])
-def test_replay_of_scikit_learn_settles_ties_exactly(rng, n_features, openmp_threads):
-    # A grid of 3 values per feature makes many equal distances, so many rows are open and
-    # the order in which scikit-learn meets equal candidates decides them.
-    X = np.round(rng.random((400, n_features)) * 2) / 2
-    y = rng.integers(0, 3, 400)
-    masks = rng.random((4, n_features)) < 0.7
-    masks[:, 0] = True
-    with threadpool_limits(openmp_threads, user_api="openmp"):
-        ev = KNNEvaluator(X, y, n_neighbors=4, cv=5, cache_size=0)
-        got = ev.score(masks)
-        ref = [sklearn_score(ev.X, y, m, 4, ev.folds) for m in masks]
-        exact = _exact.settings()[0]
-    np.testing.assert_array_equal(got, ref)
-    assert ev._n_uncertified > 0
-    if exact:
-        # brute force and the kd-tree (its build and traversal) are replayed completely
-        assert ev._n_sklearn_rows == 0
-
-
-def test_without_the_replay_scikit_learn_decides(monkeypatch, rng):
-    X = np.round(rng.random((200, 30)) * 2) / 2
-    y = rng.integers(0, 2, 200)
-    monkeypatch.setattr(_exact, "settings", lambda: (0, 256, 1))
-    ev = KNNEvaluator(X, y, n_neighbors=3, cv=4, cache_size=0)
-    masks = rng.random((3, 30)) < 0.5
-    np.testing.assert_array_equal(ev.score(masks),
-                                  [sklearn_score(ev.X, y, m, 3, ev.folds) for m in masks])
-    assert ev._n_sklearn_rows == ev._n_uncertified > 0
-
-
 def test_auto_precision_leaves_float32_on_heavy_tailed_data(rng):
     X, y = make_heavy_tailed()
     ev = KNNEvaluator(X, y, n_neighbors=5, cv=10, cache_size=0)  # precision="auto"
@@ -174,7 +143,7 @@ def test_auto_precision_leaves_float32_on_heavy_tailed_data(rng):
         np.testing.assert_array_equal(got, [sklearn_score(ev.X, y, m, 5, ev.folds)
                                             for m in masks])
     assert ev.gram_precision == "float64"
-    assert ev._flip_kept is ev._kept and ev._kept.dtype == np.float64
+    assert ev._gram.flip_kept is ev._gram.kept and ev._gram.kept.dtype == np.float64
     # the decision stays, and the flips still find their base among the kept matrices
     ev.clear_cache()
     mask = rng.random(X.shape[1]) < 0.5
@@ -182,11 +151,11 @@ def test_auto_precision_leaves_float32_on_heavy_tailed_data(rng):
     mask = mask.copy()
     mask[3] ^= True
     ev.score(mask)  # follows the previous mask: its matrix is kept
-    scratch = ev._n_scratch
+    scratch = ev._gram.n_scratch
     np.testing.assert_array_equal(
         ev.score_flips(mask, [0, 1]),
         KNNEvaluator(X, y, cv=10, precision="float64").score_flips(mask, [0, 1]))
-    assert ev.gram_precision == "float64" and ev._n_scratch == scratch  # the kept one
+    assert ev.gram_precision == "float64" and ev._gram.n_scratch == scratch  # the kept one
 
 
 def test_auto_precision_keeps_float32_where_its_band_is_narrow(sonar, rng):
@@ -197,15 +166,15 @@ def test_auto_precision_keeps_float32_where_its_band_is_narrow(sonar, rng):
         masks = rng.random((8, X.shape[1])) < 0.5
         np.testing.assert_array_equal(ev.score(masks), f64.score(masks))
     assert ev.gram_precision == "float32" and f64.gram_precision == "float64"
-    assert ev._kept.dtype == np.float32 and ev._flip_kept.dtype == np.float64
+    assert ev._gram.kept.dtype == np.float32 and ev._gram.flip_kept.dtype == np.float64
     # score_flips keeps float64 bases of its own: a local search updates them
     mask = rng.random(X.shape[1]) < 0.5
-    updates = ev._n_updates
+    updates = ev._gram.n_updates
     for _ in range(4):
         np.testing.assert_array_equal(ev.score_flips(mask), f64.score_flips(mask))
         mask = mask.copy()
         mask[rng.integers(X.shape[1])] ^= True
-    assert ev._n_updates >= updates + 3 and ev._flip_kept.n_used >= 1
+    assert ev._gram.n_updates >= updates + 3 and ev._gram.flip_kept.n_used >= 1
 
 
 def test_auto_precision_uses_float64_where_float32_cannot_hold_the_data(sonar):
@@ -215,61 +184,3 @@ def test_auto_precision_uses_float64_where_float32_cannot_hold_the_data(sonar):
     assert ev.gram_precision == "float64"
     with pytest.raises(ValueError, match="precision='float32' cannot hold"):
         KNNEvaluator(big, y, cv=5, precision="float32")
-
-
-def test_kd_tree_replay_builds_and_queries_as_scikit_learn(rng):
-    # The compiled replay of KDTree(leaf_size=30): the same point order (libstdc++'s
-    # nth_element step for step) and, with many equal distances, the same neighbour sets.
-    from sklearn.neighbors import KDTree
-
-    from pymoo_fs.evaluation import _kernels
-
-    for trial in range(60):
-        n, m = int(rng.integers(2, 400)), int(rng.integers(1, 16))
-        grid = int(rng.integers(1, 4))
-        X = np.round(rng.random((n, m)) * grid) / grid if trial % 3 else rng.random((n, m))
-        k = int(rng.integers(1, max(2, n // 2)))
-        idx, start, end, leaf, lo, hi = _kernels._kd_build(X, 30)
-        tree = KDTree(X, leaf_size=30, metric="euclidean")
-        np.testing.assert_array_equal(idx, tree.get_arrays()[1])
-        Q = np.round(rng.random((10, m)) * grid) / grid
-        ref = tree.query(Q, k=k, return_distance=False)
-        vals, nbr = np.empty(k), np.empty(k, dtype=np.int64)
-        stack, lbs = np.empty(2 * start.size + 2, dtype=np.int64), np.empty(2 * start.size + 2)
-        for q, expected in zip(Q, ref):
-            _kernels._kd_query(X, idx, start, end, leaf, lo, hi, q, k, vals, nbr, stack, lbs)
-            assert set(nbr) == set(expected)
-
-
-@pytest.mark.parametrize("n", [260, 305, 390])
-def test_kd_tree_replay_past_the_depth_limit_of_nth_element(rng, n):
-    # A few values in decreasing order (ties by index) drive libstdc++'s introselect to its
-    # depth limit at the root (found with a Python transcription of it), where it switches to
-    # a heap selection: the replay must leave the same point order there too.
-    from sklearn.neighbors import KDTree
-
-    from pymoo_fs.evaluation import _kernels
-
-    X = np.column_stack([np.sort(rng.integers(0, 3, n))[::-1], rng.integers(0, 2, n) / 2.0,
-                         rng.random(n)]).astype(float)
-    idx, start, end, leaf, lo, hi = _kernels._kd_build(X, 30)
-    tree = KDTree(X, leaf_size=30, metric="euclidean")
-    np.testing.assert_array_equal(idx, tree.get_arrays()[1])
-    Q = np.round(rng.random((20, 3)) * 2) / 2
-    ref = tree.query(Q, k=5, return_distance=False)
-    vals, nbr = np.empty(5), np.empty(5, dtype=np.int64)
-    stack, lbs = np.empty(2 * start.size + 2, dtype=np.int64), np.empty(2 * start.size + 2)
-    for q, expected in zip(Q, ref):
-        _kernels._kd_query(X, idx, start, end, leaf, lo, hi, q, 5, vals, nbr, stack, lbs)
-        assert set(nbr) == set(expected)
-
-
-def test_replay_is_verified_and_on_in_this_environment():
-    # The self-check compares the compiled replay (brute force and kd-tree, ties included)
-    # with KNeighborsClassifier; if it failed, the evaluator would stay exact but hand every
-    # open row to scikit-learn, which the other tests would not notice.
-    from sklearn.utils.fixes import _in_unstable_openblas_configuration
-
-    if _in_unstable_openblas_configuration():
-        pytest.skip("scikit-learn reports an unstable OpenBLAS configuration: replay off")
-    assert _exact.settings()[0] == 1

@@ -1,4 +1,4 @@
-"""Plain-numpy reference kernels of the KNN wrapper evaluator.
+"""Plain-numpy statement of what the KNN evaluator's kernels compute.
 
 These functions define the semantics that every faster backend must reproduce: for one feature
 mask they build one squared-distance matrix over all samples, answer every fold from it and flag
@@ -9,10 +9,7 @@ specification and as the ``backend="numpy"`` fallback.
 
 import numpy as np
 
-#: unit roundoff of float64
-_U64 = np.finfo(np.float64).eps / 2
-#: safety factor on the rounding-error bound; the bound is tiny next to real distance gaps
-_SAFETY = 4.0
+from pymoo_fs.evaluation.knn.kernels.bounds import U64, gamma
 
 
 def rounding_bound(n_selected, norm_a, norm_b, cand_a, cand_b):
@@ -44,12 +41,12 @@ def rounding_bound(n_selected, norm_a, norm_b, cand_a, cand_b):
     the bound of scikit-learn's (uncentred) one are added, and a safety factor covers the
     rounding of the centring itself. The bound is per pair: where row norms differ by orders
     of magnitude (heavy-tailed data) a bound taken over the largest norm would leave many rows
-    uncertified.
+    uncertified. ``gamma`` is :func:`~pymoo_fs.evaluation.knn.kernels.bounds.gamma`, the
+    kernels' own.
     """
-    m = n_selected + 2
-    gamma = _SAFETY * m * _U64 / (1.0 - m * _U64)
-    return gamma * ((norm_a[:, None] + cand_a[None, :]) ** 2
-                    + (norm_b[:, None] + cand_b[None, :]) ** 2)
+    g = gamma(n_selected + 2, U64)
+    return g * ((norm_a[:, None] + cand_a[None, :]) ** 2
+                + (norm_b[:, None] + cand_b[None, :]) ** 2)
 
 
 def squared_distances(Xs, Qs=None):
@@ -151,7 +148,8 @@ def band_flags(Dm, E_rows, y_train, k):
     therefore "the sure ones plus some members of the band" (the rest), and their votes agree
     when the band holds exactly the missing places or all its members share one label.
     Otherwise the row is ambiguous and its prediction is taken from scikit-learn's own
-    arithmetic. The compiled kernels apply the same test (``_kernels._certify``).
+    arithmetic. The compiled kernels apply the same test
+    (:func:`pymoo_fs.evaluation.knn.kernels.certify.certify`).
     """
     L = Dm - E_rows
     U = Dm + E_rows

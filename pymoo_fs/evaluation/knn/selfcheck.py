@@ -1,14 +1,15 @@
-"""When and how the kernels may settle uncertified rows by scikit-learn's own arithmetic.
+"""The self-check that guards the replay of scikit-learn: when and how the kernels may settle
+uncertified rows by scikit-learn's own arithmetic.
 
-:func:`pymoo_fs.evaluation._kernels.exact_fold_rows` replays the computation of
-``KNeighborsClassifier.predict`` (brute force: ``ArgKmin`` with scipy's ``ddot`` and
-``dgemm`` on scikit-learn's chunks; kd-tree: its reduced distances, and for ties its build
-and traversal). That computation is scikit-learn's private implementation, so
-:func:`settings` switches the replay on only after a self-check against
-``KNeighborsClassifier`` itself succeeded in this process, on data built to exercise what
-matters (equal distances, several chunks, several threads' merge, one-row folds, both the
-brute-force and the kd-tree branch). Otherwise the evaluator falls back to scikit-learn for the
-uncertified rows' folds, as before.
+:func:`pymoo_fs.evaluation.knn.kernels.sklearn_replay.exact_fold_rows` replays the
+computation of ``KNeighborsClassifier.predict`` (brute force: ``ArgKmin`` with scipy's
+``ddot`` and ``dgemm`` on scikit-learn's chunks; kd-tree: its reduced distances, and for ties
+its build and traversal). That computation is scikit-learn's private implementation (the
+replay states the releases it was written against and verified on), so :func:`settings`
+switches the replay on only after a self-check against ``KNeighborsClassifier`` itself
+succeeded in this process, on data built to exercise what matters (equal distances, several
+chunks, several threads' merge, one-row folds, both the brute-force and the kd-tree branch).
+Otherwise the evaluator falls back to scikit-learn for the uncertified rows' folds.
 """
 
 import numpy as np
@@ -17,7 +18,8 @@ _STATE = {}
 
 
 def settings():
-    """``(exact, chunk_size, n_threads)`` for :class:`~pymoo_fs.evaluation._kernels.Folds`.
+    """``(exact, chunk_size, n_threads)`` for the kernels'
+    :class:`~pymoo_fs.evaluation.knn.kernels.structures.Folds`.
 
     ``exact`` is 1 when the replay is verified in this process, else 0. ``chunk_size`` is
     scikit-learn's ``pairwise_dist_chunk_size``; ``n_threads`` its OpenMP thread count now
@@ -58,7 +60,8 @@ _CASES = [(120, 20, 40, 5, 2), (700, 18, 10, 3, 3), (60, 17, 1, 1, 2), (300, 6, 
 def _check_case(n, d, n_test, k, grid, chunk, threads):
     from sklearn.neighbors import KNeighborsClassifier
 
-    from pymoo_fs.evaluation import _kernels
+    from pymoo_fs.evaluation.knn.kernels.sklearn_replay import exact_fold_rows
+    from pymoo_fs.evaluation.knn.kernels.structures import Folds
 
     rng = np.random.default_rng(n + d)
     X = rng.random((n, d))
@@ -70,17 +73,17 @@ def _check_case(n, d, n_test, k, grid, chunk, threads):
     cols = np.sort(rng.choice(d, d - 1, replace=False)).astype(np.int64)
     cand = np.zeros((1, n), dtype=bool)
     cand[0, train] = True
-    folds = _kernels.Folds(cand=cand, row_q=test.astype(np.int64),
-                           row_f=np.zeros(n_test, np.int64),
-                           bounds=np.array([0, n_test], np.int64), train=train.astype(np.int64),
-                           train_ptr=np.array([0, train.size], np.int64), y=y.astype(np.int64),
-                           k=k, n_classes=3, exact=1, sk_chunk=chunk, sk_threads=threads,
-                           srow=np.arange(n_test, dtype=np.int64),
-                           srow_ptr=np.zeros(n + 1, np.int64),
-                           all_rows=np.arange(n_test, dtype=np.int64))
+    folds = Folds(cand=cand, row_q=test.astype(np.int64),
+                  row_f=np.zeros(n_test, np.int64),
+                  bounds=np.array([0, n_test], np.int64), train=train.astype(np.int64),
+                  train_ptr=np.array([0, train.size], np.int64), y=y.astype(np.int64),
+                  k=k, n_classes=3, exact=1, sk_chunk=chunk, sk_threads=threads,
+                  srow=np.arange(n_test, dtype=np.int64),
+                  srow_ptr=np.zeros(n + 1, np.int64),
+                  all_rows=np.arange(n_test, dtype=np.int64))
     pred = np.full(n_test, -1, dtype=np.int64)
     unc = np.ones(n_test, dtype=bool)
-    _kernels.exact_fold_rows(np.ascontiguousarray(X), cols, folds, pred, unc)
+    exact_fold_rows(np.ascontiguousarray(X), cols, folds, pred, unc)
     Xs = X[:, cols]
     ref = KNeighborsClassifier(n_neighbors=k).fit(Xs[train], y[train]).predict(Xs[test])
     settled = ~unc

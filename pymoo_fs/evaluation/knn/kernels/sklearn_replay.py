@@ -1,0 +1,596 @@
+"""A compiled replay of scikit-learn's ``KNeighborsClassifier.predict`` for the rows that
+the rounding bound cannot certify: its brute force and its kd-tree, step for step.
+
+:func:`exact_fold_rows` predicts rows exactly as ``KNeighborsClassifier`` (``algorithm=
+"auto"``) does: where it takes brute force (more than 15 selected features, or
+``k >= n_train // 2``) by :func:`_sk_brute_rows`, which replays
+``sklearn.metrics._pairwise_distances_reduction.ArgKmin`` (Euclidean, float64, dense: the same
+operands, row norms by scipy's ``ddot``, chunks, ``dgemm`` calls, sum order, heap, and the
+static split of the chunks over its OpenMP threads); where it takes a kd-tree by the same
+reduced distances (:func:`_kd_row`) and, where equal distances straddle the k-th place with
+different labels, by replaying the tree itself (:func:`kd_build`, :func:`kd_query`).
+:func:`exact_rows` runs it over a batch of masks.
+
+**Versioned against scikit-learn.** What is replayed is scikit-learn's *private*
+implementation (``sklearn/metrics/_pairwise_distances_reduction/``,
+``sklearn/neighbors/_binary_tree.pxi.tp``, ``_kd_tree.pyx.tp``, ``_partition_nodes.pyx``,
+``sklearn/utils/_heap.pyx``) and libstdc++'s ``std::nth_element`` (``bits/stl_algo.h``), which
+any release may change. It was written against scikit-learn :data:`WRITTEN_AGAINST` and
+verified on the releases in :data:`VERIFIED_ON` (the self-check and the replay tests of
+``tests/evaluation/knn/test_sklearn_replay.py``). On every release, listed or not, the
+evaluator uses it only after :func:`pymoo_fs.evaluation.knn.selfcheck.settings` has compared
+it with ``KNeighborsClassifier`` in the running process; where that check fails the rows'
+folds are predicted by scikit-learn itself, so the scores stay exact, only slower.
+"""
+
+import numba as nb
+import numpy as np
+
+from .blas import ddot, dgemm, int32s
+from .certify import argmax_first, kth_smallest
+from .jit import kernel
+
+#: the scikit-learn release whose source this module transcribes
+WRITTEN_AGAINST = "1.9.1"
+#: scikit-learn releases on which the replay passed the self-check (1, 2 and 3 OpenMP threads)
+#: and the tests of tests/evaluation/knn/test_sklearn_replay.py and tests/evaluation/test_knn.py
+#: (numpy 2.4.6, scipy 1.17.1, numba 0.68.1); pyproject.toml asks for scikit-learn >= 1.6
+VERIFIED_ON = ("1.6.1", "1.7.2", "1.8.0", "1.9.1")
+#: the initial value of scikit-learn's heaps (``DBL_MAX``)
+DBL_MAX = np.finfo(np.float64).max
+
+
+def verified(version):
+    """Whether the replay was verified on scikit-learn ``version``.
+
+    Parameters
+    ----------
+    version : str
+        A scikit-learn version string (``sklearn.__version__``).
+
+    Returns
+    -------
+    bool
+        True when ``version`` is in :data:`VERIFIED_ON`. Informative only: the self-check
+        (:mod:`pymoo_fs.evaluation.knn.selfcheck`) decides whether the replay is used.
+    """
+    return version in VERIFIED_ON
+
+
+# ----------------------------------------------------------------- brute force
+@kernel()
+def heap_push(vals, idx, size, val, val_idx):
+    """scikit-learn's ``heap_push`` (``sklearn/utils/_heap.pyx``): fixed-size max-heap."""
+    if val >= vals[0]:
+        return
+    vals[0] = val
+    idx[0] = val_idx
+    cur = 0
+    while True:
+        left = 2 * cur + 1
+        right = left + 1
+        if left >= size:
+            break
+        elif right >= size:
+            if vals[left] > val:
+                swap = left
+            else:
+                break
+        elif vals[left] >= vals[right]:
+            if val < vals[left]:
+                swap = left
+            else:
+                break
+        else:
+            if val < vals[right]:
+                swap = right
+            else:
+                break
+        vals[cur] = vals[swap]
+        idx[cur] = idx[swap]
+        cur = swap
+    vals[cur] = val
+    idx[cur] = val_idx
+
+
+@kernel()
+def _sk_norms(A, out):
+    """Squared row norms as scikit-learn computes them: scipy's ``ddot`` per row."""
+    m = A.shape[1]
+    nn = np.array([m], dtype=np.int32)
+    inc = np.ones(1, dtype=np.int32)
+    for i in range(A.shape[0]):
+        out[i] = ddot(nn.ctypes, A[i].ctypes, inc.ctypes, A[i].ctypes, inc.ctypes)
+
+
+@kernel()
+def _sk_middle(Xte, xs, xe, Xtr, ys, ye, mid):
+    """scikit-learn's middle term ``-2 X_chunk Y_chunk^T`` (its ``_gemm`` call, scipy's dgemm)."""
+    m = Xte.shape[1]
+    ta = np.array([116], dtype=np.uint8)  # BLAS_Trans.Trans, passed as transb first (RowMajor)
+    tn = np.array([110], dtype=np.uint8)  # BLAS_Trans.NoTrans
+    dims = int32s(ye - ys, xe - xs, m, m, m, ye - ys)
+    al = np.full(1, -2.0)
+    be = np.zeros(1)
+    dgemm(ta.ctypes, tn.ctypes, dims[0:].ctypes, dims[1:].ctypes, dims[2:].ctypes, al.ctypes,
+          Xtr[ys:].ctypes, dims[3:].ctypes, Xte[xs:].ctypes, dims[4:].ctypes, be.ctypes,
+          mid.ctypes, dims[5:].ctypes)
+
+
+@kernel()
+def _sk_reduce(Xn, Yn, mid, xs, xe, ys, ye, want, w0, vals, idx, h0, k):
+    """Push chunk (xs:xe, ys:ye) into the rows' heaps (row xs + i in heap h0 + i) exactly as
+    scikit-learn's ``EuclideanArgKmin64._compute_and_reduce_distances_on_chunks`` does."""
+    n_y = ye - ys
+    for i in range(xe - xs):
+        if not want[w0 + xs + i]:
+            continue
+        for j in range(n_y):
+            v = (Xn[xs + i] + mid[i * n_y + j]) + Yn[ys + j]
+            v = v if v > 0.0 else 0.0
+            heap_push(vals[h0 + i], idx[h0 + i], k, v, ys + j)
+
+
+@kernel()
+def _sk_brute_rows(X, cols, test, train, want, w0, k, chunk, n_threads, nbr):
+    """Neighbours of the wanted test rows exactly as scikit-learn's brute force finds them.
+
+    Replays ``sklearn.metrics._pairwise_distances_reduction.ArgKmin`` (Euclidean, float64,
+    dense): the same operands (``X[test][:, cols]`` and ``X[train][:, cols]``), the same row
+    norms (scipy's ``ddot``), the same chunks and ``dgemm`` calls (scipy's), the same sum order,
+    the same heap, and for ``parallel_on_Y`` the same static split of the chunks over its
+    threads and the same merge order. ``nbr[i]`` receives the k neighbours (positions in
+    ``train``) of test row ``i`` where ``want[w0 + i]``.
+    """
+    m = cols.size
+    n_x = test.size
+    n_y = train.size
+    Xte = np.empty((n_x, m))
+    Xtr = np.empty((n_y, m))
+    for i in range(n_x):
+        for c in range(m):
+            Xte[i, c] = X[test[i], cols[c]]
+    for i in range(n_y):
+        for c in range(m):
+            Xtr[i, c] = X[train[i], cols[c]]
+    Xn = np.empty(n_x)
+    Yn = np.empty(n_y)
+    _sk_norms(Xtr, Yn)
+    _sk_norms(Xte, Xn)
+    x_chunk = min(n_x, chunk)
+    y_chunk = min(n_y, chunk)
+    x_chunks = n_x // x_chunk + (n_x % x_chunk != 0)
+    y_chunks = n_y // y_chunk + (n_y % y_chunk != 0)
+    on_y = not (n_y < n_x or 4 * chunk * n_threads < n_x)
+    threads = min(y_chunks if on_y else x_chunks, n_threads)
+    mid = np.empty(x_chunk * y_chunk)
+    vals = np.full((n_x, k), DBL_MAX)
+    idx = np.zeros((n_x, k), dtype=np.int64)
+    tv = np.empty((threads, x_chunk, k))
+    ti = np.empty((threads, x_chunk, k), dtype=np.int64)
+    for xc in range(x_chunks):
+        xs = xc * x_chunk
+        xe = min(n_x, xs + x_chunk)
+        any_wanted = False
+        for i in range(xs, xe):
+            any_wanted |= want[w0 + i]
+        if not any_wanted:
+            continue
+        if not on_y:
+            for yc in range(y_chunks):
+                ys = yc * y_chunk
+                ye = min(n_y, ys + y_chunk)
+                _sk_middle(Xte, xs, xe, Xtr, ys, ye, mid)
+                _sk_reduce(Xn, Yn, mid, xs, xe, ys, ye, want, w0, vals, idx, xs, k)
+            continue
+        tv[:] = DBL_MAX
+        ti[:] = -1
+        q, rest = y_chunks // threads, y_chunks % threads
+        for t in range(threads):  # libgomp's schedule(static): contiguous blocks
+            lo = t * (q + 1) if t < rest else t * q + rest
+            hi = lo + (q + 1 if t < rest else q)
+            for yc in range(lo, hi):
+                ys = yc * y_chunk
+                ye = min(n_y, ys + y_chunk)
+                _sk_middle(Xte, xs, xe, Xtr, ys, ye, mid)
+                _sk_reduce(Xn, Yn, mid, xs, xe, ys, ye, want, w0, tv[t], ti[t], 0, k)
+        for i in range(xs, xe):
+            if want[w0 + i]:
+                for t in range(threads):
+                    for jj in range(k):
+                        heap_push(vals[i], idx[i], k, tv[t, i - xs, jj], ti[t, i - xs, jj])
+    for i in range(n_x):
+        if want[w0 + i]:
+            nbr[i, :] = idx[i, :]
+
+
+@kernel()
+def _kd_row(X, cols, q, train, y, k, counts, d):
+    """Vote of test sample ``q`` as scikit-learn's kd-tree finds it, or False.
+
+    The kd-tree's reduced distance is the plain sum of squared differences in feature order,
+    reproduced here bit for bit; only the order in which it meets candidates at exactly equal
+    distance (its traversal) is not. The vote is returned (added to ``counts``) unless equal
+    distances straddle the k-th place with different labels.
+    """
+    for p in range(train.size):
+        j = train[p]
+        s = 0.0
+        for c in range(cols.size):
+            t = X[q, cols[c]] - X[j, cols[c]]
+            s += t * t
+        d[p] = s
+    tmp = np.empty(k)
+    t_k = kth_smallest(d, train.size, k, tmp)
+    n_lt = 0
+    n_eq = 0
+    first = -1
+    mixed = False
+    for p in range(train.size):
+        if d[p] < t_k:
+            n_lt += 1
+        elif d[p] == t_k:
+            n_eq += 1
+            if first == -1:
+                first = y[train[p]]
+            elif y[train[p]] != first:
+                mixed = True
+    if n_lt + n_eq > k and mixed:
+        return False
+    for p in range(train.size):
+        if d[p] < t_k or (d[p] == t_k and n_lt + n_eq == k):
+            counts[y[train[p]]] += 1
+    if n_lt + n_eq > k:
+        counts[first] += k - n_lt
+    return True
+
+
+# ----------------------------------------------------------------- scikit-learn's kd-tree
+# Which of several candidates at equal distance scikit-learn's kd-tree keeps depends on the
+# order it meets them: the tree's point order (left by libstdc++'s std::nth_element at every
+# split), its depth-first traversal (nearer child first, a node skipped when its lower bound
+# exceeds the current k-th distance) and its heap (a candidate enters only when strictly
+# nearer than the k-th). The functions below replay the three (sklearn/neighbors/
+# _binary_tree.pxi.tp, _kd_tree.pyx.tp, _partition_nodes.pyx, sklearn/utils/_heap.pyx,
+# libstdc++'s bits/stl_algo.h); the tests compare the point order and the neighbour sets
+# with scikit-learn's KDTree, and the self-check compares the votes with
+# KNeighborsClassifier before the replay is used.
+
+#: scikit-learn's ``KNeighborsClassifier`` default ``leaf_size``
+_KD_LEAF = 30
+
+
+@kernel(inline="always")
+def _kd_less(v, a, b):
+    """The comparator of scikit-learn's ``partition_node_indices``: by value, ties by index."""
+    return a < b if v[a] == v[b] else v[a] < v[b]
+
+
+@kernel()
+def _adjust_heap(a, first, hole, length, value, v):
+    """libstdc++'s ``std::__adjust_heap`` (then ``__push_heap``) on ``a[first:]``."""
+    top = hole
+    second = hole
+    while second < (length - 1) // 2:
+        second = 2 * (second + 1)
+        if _kd_less(v, a[first + second], a[first + second - 1]):
+            second -= 1
+        a[first + hole] = a[first + second]
+        hole = second
+    if (length & 1) == 0 and second == (length - 2) // 2:
+        second = 2 * (second + 1)
+        a[first + hole] = a[first + second - 1]
+        hole = second - 1
+    parent = (hole - 1) // 2
+    while hole > top and _kd_less(v, a[first + parent], value):
+        a[first + hole] = a[first + parent]
+        hole = parent
+        parent = (hole - 1) // 2
+    a[first + hole] = value
+
+
+@kernel()
+def _heap_select(a, first, middle, last, v):
+    """libstdc++'s ``std::__heap_select``: ``__make_heap`` of ``[first, middle)``, then every
+    later element smaller than the top replaces it (``__pop_heap``)."""
+    length = middle - first
+    if length >= 2:
+        parent = (length - 2) // 2
+        while True:
+            _adjust_heap(a, first, parent, length, a[first + parent], v)
+            if parent == 0:
+                break
+            parent -= 1
+    for i in range(middle, last):
+        if _kd_less(v, a[i], a[first]):
+            value = a[i]
+            a[i] = a[first]
+            _adjust_heap(a, first, 0, length, value, v)
+
+
+@kernel()
+def _nth_element(a, lo, hi, nth, v):
+    """libstdc++'s ``std::nth_element(a + lo, a + nth, a + hi, comp)`` (introselect) with
+    :func:`_kd_less`, step for step (its heap selection past the depth limit included), so
+    that the order it leaves is the same."""
+    if lo == hi or nth == hi:
+        return
+    n = hi - lo
+    lg = 0
+    while (n >> (lg + 1)) > 0:
+        lg += 1
+    depth = 2 * lg
+    first = lo
+    last = hi
+    while last - first > 3:
+        if depth == 0:
+            _heap_select(a, first, nth + 1, last, v)
+            a[first], a[nth] = a[nth], a[first]
+            return
+        depth -= 1
+        # __unguarded_partition_pivot: median of (first + 1, mid, last - 1) moved to first
+        mid = first + (last - first) // 2
+        x, y_, z = first + 1, mid, last - 1
+        if _kd_less(v, a[x], a[y_]):
+            if _kd_less(v, a[y_], a[z]):
+                m = y_
+            elif _kd_less(v, a[x], a[z]):
+                m = z
+            else:
+                m = x
+        elif _kd_less(v, a[x], a[z]):
+            m = x
+        elif _kd_less(v, a[y_], a[z]):
+            m = z
+        else:
+            m = y_
+        a[first], a[m] = a[m], a[first]
+        # __unguarded_partition(first + 1, last, pivot = first)
+        i = first + 1
+        j = last
+        piv = a[first]
+        while True:
+            while _kd_less(v, a[i], piv):
+                i += 1
+            j -= 1
+            while _kd_less(v, piv, a[j]):
+                j -= 1
+            if not i < j:
+                break
+            a[i], a[j] = a[j], a[i]
+            i += 1
+        cut = i
+        if cut <= nth:
+            first = cut
+        else:
+            last = cut
+    # __insertion_sort(first, last)
+    for i in range(first + 1, last):
+        val = a[i]
+        if _kd_less(v, val, a[first]):
+            for t in range(i, first, -1):
+                a[t] = a[t - 1]
+            a[first] = val
+        else:
+            t = i
+            while _kd_less(v, val, a[t - 1]):
+                a[t] = a[t - 1]
+                t -= 1
+            a[t] = val
+
+
+@kernel()
+def kd_build(P, leaf_size):
+    """scikit-learn's ``KDTree(P, leaf_size)`` (``sklearn/neighbors/_binary_tree.pxi.tp``):
+    the point order ``idx``, each node's range ``start``/``end``, leaf flag and bounds
+    ``lo``/``hi``."""
+    n, m = P.shape
+    n_levels = int(np.log2(max(1.0, (n - 1) / leaf_size)) + 1)
+    n_nodes = 2 ** n_levels - 1
+    idx = np.arange(n)
+    start = np.zeros(n_nodes, dtype=np.int64)
+    end = np.zeros(n_nodes, dtype=np.int64)
+    leaf = np.zeros(n_nodes, dtype=np.bool_)
+    lo = np.empty((n_nodes, m))
+    hi = np.empty((n_nodes, m))
+    v = np.empty(n)
+    stack = np.empty((2 * n_levels + 2, 3), dtype=np.int64)
+    stack[0, 0] = 0
+    stack[0, 1] = 0
+    stack[0, 2] = n
+    top = 1
+    while top > 0:
+        top -= 1
+        i_node, s, e = stack[top, 0], stack[top, 1], stack[top, 2]
+        start[i_node] = s
+        end[i_node] = e
+        for c in range(m):
+            lo[i_node, c] = np.inf
+            hi[i_node, c] = -np.inf
+        for i in range(s, e):
+            for c in range(m):
+                val = P[idx[i], c]
+                lo[i_node, c] = min(lo[i_node, c], val)
+                hi[i_node, c] = max(hi[i_node, c], val)
+        if 2 * i_node + 1 >= n_nodes or e - s < 2:
+            leaf[i_node] = True
+            continue
+        # find_node_split_dim: the first dimension of largest spread
+        j_max = 0
+        spread_max = 0.0
+        for c in range(m):
+            mx = P[idx[s], c]
+            mn = mx
+            for i in range(s + 1, e):
+                val = P[idx[i], c]
+                mx = max(mx, val)
+                mn = min(mn, val)
+            if mx - mn > spread_max:
+                spread_max = mx - mn
+                j_max = c
+        for i in range(s, e):
+            v[idx[i]] = P[idx[i], j_max]  # the comparator reads the node's points only
+        n_mid = (e - s) // 2
+        _nth_element(idx, s, e, s + n_mid, v)
+        # children: the left one is processed first (the order does not change the result)
+        stack[top, 0] = 2 * i_node + 2
+        stack[top, 1] = s + n_mid
+        stack[top, 2] = e
+        stack[top + 1, 0] = 2 * i_node + 1
+        stack[top + 1, 1] = s
+        stack[top + 1, 2] = s + n_mid
+        top += 2
+    return idx, start, end, leaf, lo, hi
+
+
+@kernel()
+def _kd_min_rdist(lo, hi, i_node, pt):
+    """scikit-learn's ``min_rdist`` of the kd-tree (p = 2), in its operation order."""
+    r = 0.0
+    for c in range(pt.size):
+        d_lo = lo[i_node, c] - pt[c]
+        d_hi = pt[c] - hi[i_node, c]
+        d = (d_lo + abs(d_lo)) + (d_hi + abs(d_hi))
+        h = 0.5 * d
+        r += h * h
+    return r
+
+
+@kernel()
+def kd_query(P, idx, start, end, leaf, lo, hi, pt, k, vals, nbr, stack, lbs):
+    """scikit-learn's depth-first ``KDTree.query`` of one point: its k nearest into ``nbr``
+    (positions in ``P``), met in the same order and kept by the same heap."""
+    for i in range(k):
+        vals[i] = np.inf
+        nbr[i] = 0
+    stack[0] = 0
+    lbs[0] = _kd_min_rdist(lo, hi, 0, pt)
+    top = 1
+    m = pt.size
+    while top > 0:
+        top -= 1
+        i_node = stack[top]
+        lb = lbs[top]
+        if lb > vals[0]:
+            continue
+        if leaf[i_node]:
+            for i in range(start[i_node], end[i_node]):
+                j = idx[i]
+                s = 0.0
+                for c in range(m):
+                    t = pt[c] - P[j, c]
+                    s += t * t
+                heap_push(vals, nbr, k, s, j)
+            continue
+        i1 = 2 * i_node + 1
+        i2 = i1 + 1
+        lb1 = _kd_min_rdist(lo, hi, i1, pt)
+        lb2 = _kd_min_rdist(lo, hi, i2, pt)
+        # the nearer child first: pushed last
+        if lb1 <= lb2:
+            stack[top], lbs[top] = i2, lb2
+            stack[top + 1], lbs[top + 1] = i1, lb1
+        else:
+            stack[top], lbs[top] = i1, lb1
+            stack[top + 1], lbs[top + 1] = i2, lb2
+        top += 2
+
+
+@kernel()
+def _kd_settle(X, cols, train, folds, lo, hi, pred, unc):
+    """Rows ``lo:hi`` (one fold) still open in ``unc``: their votes from the fold's kd-tree,
+    built once as scikit-learn builds it and queried as it queries (:func:`kd_build`,
+    :func:`kd_query`)."""
+    k = folds.k
+    P = np.empty((train.size, cols.size))
+    for p in range(train.size):
+        for c in range(cols.size):
+            P[p, c] = X[train[p], cols[c]]
+    idx, start, end, leaf, blo, bhi = kd_build(P, _KD_LEAF)
+    stack = np.empty(2 * start.size + 2, dtype=np.int64)
+    lbs = np.empty(2 * start.size + 2)
+    vals = np.empty(k)
+    nbr = np.empty(k, dtype=np.int64)
+    pt = np.empty(cols.size)
+    counts = np.zeros(folds.n_classes, dtype=np.int64)
+    for r in range(lo, hi):
+        if unc[r]:
+            q = folds.row_q[r]
+            for c in range(cols.size):
+                pt[c] = X[q, cols[c]]
+            kd_query(P, idx, start, end, leaf, blo, bhi, pt, k, vals, nbr, stack, lbs)
+            counts[:] = 0
+            for i in range(k):
+                counts[folds.y[train[nbr[i]]]] += 1
+            pred[r] = argmax_first(counts)
+            unc[r] = False
+
+
+@kernel()
+def exact_fold_rows(X, cols, folds, pred, unc):
+    """Settle the uncertified rows of one mask by scikit-learn's own arithmetic.
+
+    For every fold holding rows with ``unc[r]``: where scikit-learn's ``KNeighborsClassifier``
+    (``algorithm="auto"``) takes brute force (more than 15 selected features, or
+    ``k >= n_train // 2``) the neighbours are found by :func:`_sk_brute_rows`; where it takes a
+    kd-tree, by :func:`_kd_row`, and where equal distances straddle the k-th place with
+    different labels (the tree's order decides them) by replaying the tree: the fold's
+    ``KDTree`` is built once as scikit-learn builds it (:func:`kd_build`) and each such row
+    is queried as scikit-learn queries it (:func:`kd_query`). ``pred`` gets the vote and
+    ``unc`` is cleared; with ``folds.exact == 0`` nothing is done (the caller asks
+    scikit-learn).
+    """
+    if folds.exact == 0:
+        return
+    k = folds.k
+    counts = np.zeros(folds.n_classes, dtype=np.int64)
+    for f in range(folds.bounds.size - 1):
+        lo = folds.bounds[f]
+        hi = folds.bounds[f + 1]
+        todo = False
+        for r in range(lo, hi):
+            todo |= unc[r]
+        if not todo:
+            continue
+        train = folds.train[folds.train_ptr[f]:folds.train_ptr[f + 1]]
+        test = folds.row_q[lo:hi]
+        if cols.size > 15 or k >= train.size // 2:
+            nbr = np.empty((hi - lo, k), dtype=np.int64)
+            _sk_brute_rows(X, cols, test, train, unc, lo, k, folds.sk_chunk, folds.sk_threads,
+                           nbr)
+            for r in range(lo, hi):
+                if unc[r]:
+                    counts[:] = 0
+                    for jj in range(k):
+                        counts[folds.y[train[nbr[r - lo, jj]]]] += 1
+                    pred[r] = argmax_first(counts)
+                    unc[r] = False
+        else:
+            d = np.empty(train.size)
+            ties = False
+            for r in range(lo, hi):
+                if unc[r]:
+                    counts[:] = 0
+                    if _kd_row(X, cols, folds.row_q[r], train, folds.y, k, counts, d):
+                        pred[r] = argmax_first(counts)
+                        unc[r] = False
+                    else:
+                        ties = True
+            if ties:
+                # equal distances straddle the k-th place: the tree's order decides
+                _kd_settle(X, cols, train, folds, lo, hi, pred, unc)
+
+
+@kernel(parallel=True)
+def exact_rows(X, cols_flat, cols_ptr, folds, pred, unc):
+    """:func:`exact_fold_rows` for every mask ``b`` (columns
+    ``cols_flat[cols_ptr[b]:cols_ptr[b + 1]]``, increasing) with open rows in ``unc[b]``.
+
+    Kept apart from the batch kernels so that it is compiled only when a row needs it.
+    """
+    for b in nb.prange(cols_ptr.size - 1):
+        todo = False
+        for r in range(unc.shape[1]):
+            todo |= unc[b, r]
+        if todo:
+            exact_fold_rows(X, cols_flat[cols_ptr[b]:cols_ptr[b + 1]], folds, pred[b], unc[b])

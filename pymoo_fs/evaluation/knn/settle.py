@@ -1,0 +1,93 @@
+"""Rows the rounding bound could not certify: settled by scikit-learn's arithmetic, replayed
+in compiled code where the self-check allows, else by scikit-learn itself."""
+
+import numpy as np
+from sklearn.neighbors import KNeighborsClassifier
+
+from pymoo_fs.evaluation.knn import selfcheck
+from pymoo_fs.evaluation.knn.parallel import ParallelContext
+
+
+class RowSettler:
+    """Settles an evaluator's uncertified rows and counts them.
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (n_samples, n_features)
+    y : ndarray of int64, shape (n_samples,)
+        Encoded labels.
+    folds : list of (ndarray, ndarray)
+        ``(train_idx, test_idx)`` of every fold.
+    layout : FoldLayout
+    n_neighbors : int
+
+    Attributes
+    ----------
+    n_uncertified : int
+        Rows the bound could not certify so far (diagnostics and tests).
+    n_sklearn_rows : int
+        Rows predicted by scikit-learn itself so far.
+    """
+
+    def __init__(self, X, y, folds, layout, n_neighbors):
+        self.X, self.y, self.folds, self.layout, self.k = X, y, folds, layout, n_neighbors
+        self.n_uncertified = 0
+        self.n_sklearn_rows = 0
+
+    def settle(self, pred, unc, n_unc, masks, folds, threads):
+        """Settle the rows open in ``unc`` (in place in ``pred``).
+
+        Parameters
+        ----------
+        pred : ndarray of int64, shape (B, R)
+        unc : ndarray of bool, shape (B, R)
+            Rows the kernels could not certify.
+        n_unc : ndarray of int64, shape (B,)
+            Their count per mask.
+        masks : ndarray of bool, shape (B, n_features) or None
+            The masks (only read where some row is open).
+        folds : Folds
+            The kernels' fold layout.
+        threads : int
+            Worker threads of the replay.
+        """
+        self.n_uncertified += int(n_unc.sum())
+        open_masks = np.flatnonzero(unc.any(axis=1))
+        if not open_masks.size:
+            return
+        exact, chunk, sk_threads = selfcheck.settings()
+        if exact:
+            from pymoo_fs.evaluation.knn.kernels.sklearn_replay import exact_rows
+
+            cols = [np.flatnonzero(m) for m in masks[open_masks]]
+            sub_pred, sub_unc = pred[open_masks], unc[open_masks]
+            with ParallelContext(threads):
+                exact_rows(self.X, _concat(cols), _pointers(cols),
+                           folds._replace(exact=1, sk_chunk=chunk, sk_threads=sk_threads),
+                           sub_pred, sub_unc)
+            pred[open_masks], unc[open_masks] = sub_pred, sub_unc
+        for b in np.flatnonzero(unc.any(axis=1)):
+            self.settle_rows(pred[b], unc[b], masks[b])
+
+    def settle_rows(self, pred, unc, mask):
+        """Rows the kernels left, which happens only where the replay of scikit-learn's
+        arithmetic is off (not verified in this process, or the numpy backend): scikit-learn
+        predicts their folds (in place in ``pred``, shape (R,))."""
+        rows = np.flatnonzero(unc)
+        self.n_sklearn_rows += rows.size
+        Xs = self.X[:, mask]
+        for f in np.unique(self.layout.row_fold[rows]):
+            train, test = self.folds[f]
+            lo, hi = self.layout.bounds[f], self.layout.bounds[f + 1]
+            knn = KNeighborsClassifier(n_neighbors=self.k).fit(Xs[train], self.y[train])
+            pred[lo:hi] = knn.predict(Xs[test])
+
+
+def _concat(parts):
+    return np.concatenate(parts).astype(np.int64) if parts else np.empty(0, np.int64)
+
+
+def _pointers(parts):
+    out = np.zeros(len(parts) + 1, dtype=np.int64)
+    np.cumsum([p.size for p in parts], out=out[1:])
+    return out

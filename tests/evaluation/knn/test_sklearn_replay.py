@@ -1,0 +1,113 @@
+"""The replay of scikit-learn's brute force and kd-tree for uncertified rows: exact votes,
+the tree's point order and neighbour sets, the self-check that guards it, and the fallback to
+scikit-learn where the replay is off."""
+
+import re
+
+import numpy as np
+import pytest
+from sklearn.model_selection import cross_val_score
+from sklearn.neighbors import KNeighborsClassifier
+from threadpoolctl import threadpool_limits
+
+from pymoo_fs.evaluation import KNNEvaluator
+from pymoo_fs.evaluation.knn import selfcheck
+from pymoo_fs.evaluation.knn.kernels import sklearn_replay
+
+
+def sklearn_score(X, y, mask, k, folds):
+    return cross_val_score(KNeighborsClassifier(k), X[:, mask], y, cv=folds).mean()
+
+
+@pytest.mark.parametrize("n_features", [4, 40])  # kd-tree branch, brute-force branch
+@pytest.mark.parametrize("openmp_threads", [1, 2])
+def test_replay_of_scikit_learn_settles_ties_exactly(rng, n_features, openmp_threads):
+    # A grid of 3 values per feature makes many equal distances, so many rows are open and
+    # the order in which scikit-learn meets equal candidates decides them.
+    X = np.round(rng.random((400, n_features)) * 2) / 2
+    y = rng.integers(0, 3, 400)
+    masks = rng.random((4, n_features)) < 0.7
+    masks[:, 0] = True
+    with threadpool_limits(openmp_threads, user_api="openmp"):
+        ev = KNNEvaluator(X, y, n_neighbors=4, cv=5, cache_size=0)
+        got = ev.score(masks)
+        ref = [sklearn_score(ev.X, y, m, 4, ev.folds) for m in masks]
+        exact = selfcheck.settings()[0]
+    np.testing.assert_array_equal(got, ref)
+    assert ev._settler.n_uncertified > 0
+    if exact:
+        # brute force and the kd-tree (its build and traversal) are replayed completely
+        assert ev._settler.n_sklearn_rows == 0
+
+
+def test_without_the_replay_scikit_learn_decides(monkeypatch, rng):
+    X = np.round(rng.random((200, 30)) * 2) / 2
+    y = rng.integers(0, 2, 200)
+    monkeypatch.setattr(selfcheck, "settings", lambda: (0, 256, 1))
+    ev = KNNEvaluator(X, y, n_neighbors=3, cv=4, cache_size=0)
+    masks = rng.random((3, 30)) < 0.5
+    np.testing.assert_array_equal(ev.score(masks),
+                                  [sklearn_score(ev.X, y, m, 3, ev.folds) for m in masks])
+    assert ev._settler.n_sklearn_rows == ev._settler.n_uncertified > 0
+
+
+def test_kd_tree_replay_builds_and_queries_as_scikit_learn(rng):
+    # The compiled replay of KDTree(leaf_size=30): the same point order (libstdc++'s
+    # nth_element step for step) and, with many equal distances, the same neighbour sets.
+    from sklearn.neighbors import KDTree
+
+    for trial in range(60):
+        n, m = int(rng.integers(2, 400)), int(rng.integers(1, 16))
+        grid = int(rng.integers(1, 4))
+        X = np.round(rng.random((n, m)) * grid) / grid if trial % 3 else rng.random((n, m))
+        k = int(rng.integers(1, max(2, n // 2)))
+        idx, start, end, leaf, lo, hi = sklearn_replay.kd_build(X, 30)
+        tree = KDTree(X, leaf_size=30, metric="euclidean")
+        np.testing.assert_array_equal(idx, tree.get_arrays()[1])
+        Q = np.round(rng.random((10, m)) * grid) / grid
+        ref = tree.query(Q, k=k, return_distance=False)
+        vals, nbr = np.empty(k), np.empty(k, dtype=np.int64)
+        stack, lbs = np.empty(2 * start.size + 2, dtype=np.int64), np.empty(2 * start.size + 2)
+        for q, expected in zip(Q, ref):
+            sklearn_replay.kd_query(X, idx, start, end, leaf, lo, hi, q, k, vals, nbr, stack, lbs)
+            assert set(nbr) == set(expected)
+
+
+@pytest.mark.parametrize("n", [260, 305, 390])
+def test_kd_tree_replay_past_the_depth_limit_of_nth_element(rng, n):
+    # A few values in decreasing order (ties by index) drive libstdc++'s introselect to its
+    # depth limit at the root (found with a Python transcription of it), where it switches to
+    # a heap selection: the replay must leave the same point order there too.
+    from sklearn.neighbors import KDTree
+
+    X = np.column_stack([np.sort(rng.integers(0, 3, n))[::-1], rng.integers(0, 2, n) / 2.0,
+                         rng.random(n)]).astype(float)
+    idx, start, end, leaf, lo, hi = sklearn_replay.kd_build(X, 30)
+    tree = KDTree(X, leaf_size=30, metric="euclidean")
+    np.testing.assert_array_equal(idx, tree.get_arrays()[1])
+    Q = np.round(rng.random((20, 3)) * 2) / 2
+    ref = tree.query(Q, k=5, return_distance=False)
+    vals, nbr = np.empty(5), np.empty(5, dtype=np.int64)
+    stack, lbs = np.empty(2 * start.size + 2, dtype=np.int64), np.empty(2 * start.size + 2)
+    for q, expected in zip(Q, ref):
+        sklearn_replay.kd_query(X, idx, start, end, leaf, lo, hi, q, 5, vals, nbr, stack, lbs)
+        assert set(nbr) == set(expected)
+
+
+def test_replay_is_verified_and_on_in_this_environment():
+    # The self-check compares the compiled replay (brute force and kd-tree, ties included)
+    # with KNeighborsClassifier; if it failed, the evaluator would stay exact but hand every
+    # open row to scikit-learn, which the other tests would not notice.
+    from sklearn.utils.fixes import _in_unstable_openblas_configuration
+
+    if _in_unstable_openblas_configuration():
+        pytest.skip("scikit-learn reports an unstable OpenBLAS configuration: replay off")
+    assert selfcheck.settings()[0] == 1
+
+
+def test_the_replay_states_the_scikit_learn_releases_it_was_verified_on():
+    assert sklearn_replay.WRITTEN_AGAINST in sklearn_replay.VERIFIED_ON
+    for version in sklearn_replay.VERIFIED_ON:
+        assert re.fullmatch(r"\d+\.\d+\.\d+", version)
+        assert sklearn_replay.verified(version)
+    assert not sklearn_replay.verified("0.20.0")
