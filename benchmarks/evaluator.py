@@ -59,7 +59,7 @@ from sklearn.neighbors import KNeighborsClassifier
 from threadpoolctl import threadpool_limits
 
 import pymoo_fs
-from pymoo_fs.datasets import load_dataset, make_heavy_tailed, train_test_split
+from pymoo_fs.datasets import holdout_split, load_dataset, make_heavy_tailed
 from pymoo_fs.evaluation import KNNEvaluator
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,7 +75,7 @@ def load_split(name, data_dir):
 
         X, y = make_heavy_tailed()  # the reproduction: min-max scaled, used whole
         return SimpleNamespace(X_train=X, y_train=y)
-    return train_test_split(load_dataset(name, data_dir=data_dir), test_size=0.3,
+    return holdout_split(load_dataset(name, data_dir=data_dir), test_size=0.3,
                             random_state=0)
 
 

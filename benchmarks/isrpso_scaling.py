@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from pymoo_fs.algorithms import ISRPSO  # noqa: E402
 from pymoo_fs.algorithms.moo.isrpso import improve_member  # noqa: E402
-from pymoo_fs.datasets import load_dataset, train_test_split  # noqa: E402
+from pymoo_fs.datasets import holdout_split, load_dataset  # noqa: E402
 from pymoo_fs.problems import BiObjectiveFeatureSelection  # noqa: E402
 from tests.algorithms.test_isrpso import sequential_local_search  # noqa: E402
 
@@ -57,7 +57,7 @@ class RecordingISRPSO(ISRPSO):
 
 def problem_of(name, seed, threads):
     data = load_dataset(name)
-    split = train_test_split(data, test_size=0.3, random_state=seed)
+    split = holdout_split(data, test_size=0.3, random_state=seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # classes smaller than 10 in microarray data
         return BiObjectiveFeatureSelection.from_data(

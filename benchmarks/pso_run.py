@@ -38,10 +38,10 @@ def run_once(data_dir, dataset, n_gen, seed):
     from pymoo.optimize import minimize
 
     from pymoo_fs.algorithms import PSO
-    from pymoo_fs.datasets import load_dataset, train_test_split
+    from pymoo_fs.datasets import holdout_split, load_dataset
     from pymoo_fs.problems import WeightedFeatureSelection
 
-    split = train_test_split(load_dataset(dataset, data_dir=data_dir), test_size=1 / 3,
+    split = holdout_split(load_dataset(dataset, data_dir=data_dir), test_size=1 / 3,
                              random_state=0)
     problem = WeightedFeatureSelection.from_data(split.X_train, split.y_train, alpha=1.0,
                                                  n_neighbors=1, cv=10, random_state=0)

@@ -6,12 +6,12 @@ are exactly scikit-learn's ``cross_val_score`` values. Run: ``python examples/ev
 
 import numpy as np
 
-from pymoo_fs.datasets import load_dataset, train_test_split
+from pymoo_fs.datasets import holdout_split, load_dataset
 from pymoo_fs.evaluation import KNNEvaluator
 
 
 def main(steps=8):
-    split = train_test_split(load_dataset("musk1"), random_state=0)
+    split = holdout_split(load_dataset("musk1"), random_state=0)
     ev = KNNEvaluator(split.X_train, split.y_train, n_neighbors=5, cv=10)
     mask = np.zeros(ev.n_features, dtype=bool)
     best = 0.0

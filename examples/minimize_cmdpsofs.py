@@ -8,12 +8,12 @@ from pymoo.optimize import minimize
 
 from pymoo_fs.algorithms import CMDPSOFS
 from pymoo_fs.analysis import hypervolume
-from pymoo_fs.datasets import load_dataset, train_test_split
+from pymoo_fs.datasets import holdout_split, load_dataset
 from pymoo_fs.problems import BiObjectiveFeatureSelection
 
 
 def main(generations=20, seed=1):
-    split = train_test_split(load_dataset("sonar"), test_size=0.3, random_state=0)
+    split = holdout_split(load_dataset("sonar"), test_size=0.3, random_state=0)
     problem = BiObjectiveFeatureSelection.from_data(
         split.X_train, split.y_train, n_neighbors=5, cv=10,
         X_test=split.X_test, y_test=split.y_test,

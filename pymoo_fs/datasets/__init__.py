@@ -6,15 +6,17 @@ from a CSV, gzipped CSV, ARFF or MATLAB ``.mat`` file.
 
 Examples
 --------
->>> from pymoo_fs.datasets import load_dataset, train_test_split
+>>> from pymoo_fs.datasets import holdout_split, load_dataset
 >>> data = load_dataset("sonar")
->>> split = train_test_split(data, test_size=0.3, random_state=0)
+>>> split = holdout_split(data, test_size=0.3, random_state=0)
 >>> split.X_train.shape
 (145, 60)
 """
 
+import warnings
+
 from .loading import BUNDLED_DATASETS, DATA_ENV_VAR, Dataset, list_datasets, load_dataset
-from .splitting import Split, holdout_indices, min_max_scale, train_test_split
+from .splitting import Split, holdout_indices, holdout_split, min_max_scale
 from .synthetic import make_heavy_tailed
 
 __all__ = [
@@ -23,9 +25,19 @@ __all__ = [
     "Dataset",
     "Split",
     "holdout_indices",
+    "holdout_split",
     "list_datasets",
     "load_dataset",
     "make_heavy_tailed",
     "min_max_scale",
-    "train_test_split",
 ]
+
+
+def __getattr__(name):
+    """The old name ``train_test_split`` of :func:`holdout_split`, with a DeprecationWarning."""
+    if name == "train_test_split":
+        warnings.warn("pymoo_fs.datasets.train_test_split is renamed holdout_split (it does not "
+                      "shadow sklearn.model_selection.train_test_split); the old name will go",
+                      DeprecationWarning, stacklevel=2)
+        return holdout_split
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,11 +17,11 @@ from sklearn.preprocessing import MinMaxScaler
 
 from .loading import Dataset
 
-__all__ = ["Split", "holdout_indices", "train_test_split", "min_max_scale"]
+__all__ = ["Split", "holdout_indices", "holdout_split", "min_max_scale"]
 
 
 class Split(NamedTuple):
-    """A hold-out split, as returned by :func:`train_test_split`.
+    """A hold-out split, as returned by :func:`holdout_split`.
 
     A named tuple: unpack it as ``X_train, X_test, y_train, y_test, scaler = split``.
 
@@ -46,7 +46,7 @@ class Split(NamedTuple):
     scaler: Optional[MinMaxScaler]
 
 
-def train_test_split(dataset_or_X, y=None, test_size=0.3, random_state=0, scale=True) -> Split:
+def holdout_split(dataset_or_X, y=None, test_size=0.3, random_state=0, scale=True) -> Split:
     """Stratified, seeded hold-out split, optionally min-max scaled on the training part.
 
     Parameters
@@ -85,14 +85,18 @@ def train_test_split(dataset_or_X, y=None, test_size=0.3, random_state=0, scale=
 
     Notes
     -----
+    Formerly ``train_test_split``, renamed so that it does not shadow
+    :func:`sklearn.model_selection.train_test_split`, whose signature and return value differ
+    (the old name still works from :mod:`pymoo_fs.datasets`, with a ``DeprecationWarning``).
+
     The split is stratified (``stratify=y``): each class keeps its proportion in both parts,
     up to rounding. The scaler sees the training part only, so scaled training features lie
     in [0, 1] while test features may fall outside it; constant training columns map to 0.
 
     Examples
     --------
-    >>> from pymoo_fs.datasets import load_dataset, train_test_split
-    >>> split = train_test_split(load_dataset("sonar"), test_size=0.3, random_state=0)
+    >>> from pymoo_fs.datasets import holdout_split, load_dataset
+    >>> split = holdout_split(load_dataset("sonar"), test_size=0.3, random_state=0)
     >>> split.X_train.shape, split.X_test.shape
     ((145, 60), (63, 60))
     >>> round(float(split.X_train.min()), 9), round(float(split.X_train.max()), 9)
@@ -131,7 +135,7 @@ def train_test_split(dataset_or_X, y=None, test_size=0.3, random_state=0, scale=
 
 
 def holdout_indices(y, test_size=0.3, random_state=0):
-    """Indices of a stratified, seeded hold-out split (the split :func:`train_test_split` makes).
+    """Indices of a stratified, seeded hold-out split (the split :func:`holdout_split` makes).
 
     Parameters
     ----------
@@ -150,7 +154,7 @@ def holdout_indices(y, test_size=0.3, random_state=0):
     Raises
     ------
     ValueError
-        As :func:`train_test_split`: ``test_size`` out of range or too small/large for one
+        As :func:`holdout_split`: ``test_size`` out of range or too small/large for one
         sample of each class in each part, a single-sample class, a bad ``random_state``.
 
     Examples

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from sklearn.preprocessing import MinMaxScaler
 
-from pymoo_fs.datasets import Split, load_dataset, min_max_scale, train_test_split
+from pymoo_fs.datasets import Split, holdout_split, load_dataset, min_max_scale
 
 
 @pytest.fixture(scope="module")
@@ -13,7 +13,7 @@ def sonar():
 
 
 def test_split_is_stratified(sonar):
-    split = train_test_split(sonar, test_size=0.3, random_state=0)
+    split = holdout_split(sonar, test_size=0.3, random_state=0)
     assert isinstance(split, Split)
     n_test = split.y_test.shape[0]
     assert n_test + split.y_train.shape[0] == sonar.n_samples
@@ -27,27 +27,27 @@ def test_split_is_stratified(sonar):
 def test_split_is_stratified_with_three_unbalanced_classes(rng):
     y = np.repeat([0, 1, 2], [60, 30, 10])
     X = rng.normal(size=(100, 4))
-    split = train_test_split(X, y, test_size=0.25, random_state=3, scale=False)
+    split = holdout_split(X, y, test_size=0.25, random_state=3, scale=False)
     assert np.all(np.abs(np.bincount(split.y_test) - [15, 7.5, 2.5]) <= 1)
     assert np.all(np.abs(np.bincount(split.y_train) - [45, 22.5, 7.5]) <= 1)
 
 
 def test_same_random_state_gives_same_split(sonar):
-    a = train_test_split(sonar, random_state=7)
-    b = train_test_split(sonar, random_state=7)
+    a = holdout_split(sonar, random_state=7)
+    b = holdout_split(sonar, random_state=7)
     for left, right in zip(a[:4], b[:4]):
         np.testing.assert_array_equal(left, right)
 
 
 def test_other_random_state_gives_other_split(sonar):
-    a = train_test_split(sonar, random_state=7, scale=False)
-    b = train_test_split(sonar, random_state=8, scale=False)
+    a = holdout_split(sonar, random_state=7, scale=False)
+    b = holdout_split(sonar, random_state=8, scale=False)
     assert not np.array_equal(a.X_train, b.X_train)
 
 
 def test_scaler_fitted_on_training_part_only(sonar):
-    raw = train_test_split(sonar, random_state=1, scale=False)
-    split = train_test_split(sonar, random_state=1, scale=True)
+    raw = holdout_split(sonar, random_state=1, scale=False)
+    split = holdout_split(sonar, random_state=1, scale=True)
     assert raw.scaler is None
     np.testing.assert_array_equal(raw.y_train, split.y_train)
 
@@ -67,7 +67,7 @@ def test_scaler_fitted_on_training_part_only(sonar):
 def test_arrays_accepted_and_labels_kept(rng):
     X = rng.normal(size=(40, 3))
     y = np.array(["a", "b"] * 20)
-    split = train_test_split(X, y, test_size=0.5, random_state=0)
+    split = holdout_split(X, y, test_size=0.5, random_state=0)
     assert split.X_train.shape == (20, 3)
     assert sorted(set(split.y_test.tolist())) == ["a", "b"]
 
@@ -75,22 +75,22 @@ def test_arrays_accepted_and_labels_kept(rng):
 @pytest.mark.parametrize("test_size", [0, 0.0, 1.0, 1.5, -0.1, 30, True, "0.3"])
 def test_test_size_out_of_range(sonar, test_size):
     with pytest.raises(ValueError, match="test_size must be a float strictly between 0 and 1"):
-        train_test_split(sonar, test_size=test_size)
+        holdout_split(sonar, test_size=test_size)
 
 
 def test_dataset_with_y_rejected(sonar):
     with pytest.raises(ValueError, match="y must be None when a Dataset is given"):
-        train_test_split(sonar, sonar.y)
+        holdout_split(sonar, sonar.y)
 
 
 def test_array_without_y_rejected(sonar):
     with pytest.raises(ValueError, match="y is required"):
-        train_test_split(sonar.X)
+        holdout_split(sonar.X)
 
 
 def test_label_length_mismatch_rejected(sonar):
     with pytest.raises(ValueError, match="y must have shape"):
-        train_test_split(sonar.X, sonar.y[:-1])
+        holdout_split(sonar.X, sonar.y[:-1])
 
 
 def test_min_max_scale_matches_sklearn(rng):
@@ -109,21 +109,21 @@ def test_test_size_too_small_for_every_class_is_worded_by_us(sonar, test_size):
     with pytest.raises(ValueError, match=rf"test_size={test_size} is too small: it puts 1 of "
                                          r"208 samples in the test part, too few for one "
                                          r"sample of each of the 2 classes; use test_size >= "):
-        train_test_split(sonar, test_size=test_size)
+        holdout_split(sonar, test_size=test_size)
 
 
 def test_test_size_too_large_to_train_every_class_is_worded_by_us(sonar):
     with pytest.raises(ValueError, match=r"test_size=0\.999 is too large: it leaves 0 of 208 "
                                          r"samples in the training part"):
-        train_test_split(sonar, test_size=0.999)
+        holdout_split(sonar, test_size=0.999)
 
 
 def test_suggested_test_size_bounds_are_usable(sonar):
     for test_size in (0.001, 0.999):
         with pytest.raises(ValueError, match="test_size") as excinfo:
-            train_test_split(sonar, test_size=test_size)
+            holdout_split(sonar, test_size=test_size)
         bound = float(str(excinfo.value).rsplit(" ", 1)[1])
-        split = train_test_split(sonar, test_size=bound)
+        split = holdout_split(sonar, test_size=bound)
         assert set(split.y_test.tolist()) == set(split.y_train.tolist()) == {0, 1}
 
 
@@ -131,13 +131,13 @@ def test_class_with_a_single_sample_is_worded_by_us(rng):
     X, y = rng.normal(size=(9, 2)), np.array(["a"] * 4 + ["b"] * 4 + ["c"])
     with pytest.raises(ValueError, match=r"class 'c' has a single sample: a stratified split "
                                          r"needs at least 2"):
-        train_test_split(X, y, test_size=0.5)
+        holdout_split(X, y, test_size=0.5)
 
 
 def test_mixed_label_types_are_a_value_error(rng):
     y = np.array([1, "a", 1, "a", None, 2], dtype=object)
     with pytest.raises(ValueError, match="y mixes label types"):
-        train_test_split(rng.normal(size=(6, 2)), y, test_size=0.5)
+        holdout_split(rng.normal(size=(6, 2)), y, test_size=0.5)
 
 
 @pytest.mark.parametrize("random_state", [-1, 2**32, 1.5, "0", True,
@@ -145,11 +145,22 @@ def test_mixed_label_types_are_a_value_error(rng):
 def test_bad_random_state_is_worded_by_us(sonar, random_state):
     with pytest.raises(ValueError, match=r"random_state must be None, an int in "
                                          r"\[0, 2\*\*32 - 1\] or a numpy\.random\.RandomState"):
-        train_test_split(sonar, random_state=random_state)
+        holdout_split(sonar, random_state=random_state)
 
 
 @pytest.mark.parametrize("random_state", [None, 0, 2**32 - 1, np.int64(7),
                                           np.random.RandomState(3)])
 def test_valid_random_states_are_accepted(sonar, random_state):
-    split = train_test_split(sonar, random_state=random_state)
+    split = holdout_split(sonar, random_state=random_state)
     assert split.y_test.shape == (63,)
+
+
+def test_old_name_warns_and_is_holdout_split():
+    import pymoo_fs.datasets
+
+    with pytest.warns(DeprecationWarning, match="renamed holdout_split"):
+        old = pymoo_fs.datasets.train_test_split
+    assert old is holdout_split
+    assert "train_test_split" not in pymoo_fs.datasets.__all__
+    with pytest.raises(AttributeError, match="no attribute 'split'"):
+        pymoo_fs.datasets.split  # noqa: B018

@@ -4,7 +4,7 @@ import numpy as np
 from sklearn.model_selection import cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 
-from pymoo_fs.datasets import list_datasets, load_dataset, train_test_split
+from pymoo_fs.datasets import holdout_split, list_datasets, load_dataset
 from pymoo_fs.evaluation import KNNEvaluator
 
 
@@ -13,7 +13,7 @@ def test_every_dataset_scores_exactly(shared_data_dir):
     names = [n for n in list_datasets(shared_data_dir) if n not in ("musk1", "sonar")]
     assert len(names) == 32
     for name in names:
-        split = train_test_split(load_dataset(name, data_dir=shared_data_dir), random_state=0)
+        split = holdout_split(load_dataset(name, data_dir=shared_data_dir), random_state=0)
         counts = np.bincount(split.y_train)
         cv = int(min(10, counts[counts > 0].min()))
         # a class with one training sample (9_tumors, lymphoma): leave-one-out

@@ -7,14 +7,14 @@ from sklearn.model_selection import RepeatedStratifiedKFold, cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.tree import DecisionTreeClassifier
 
-from pymoo_fs.datasets import load_dataset, train_test_split
+from pymoo_fs.datasets import holdout_split, load_dataset
 from pymoo_fs.evaluation import EstimatorEvaluator, Evaluator, KNNEvaluator, make_evaluator
 from pymoo_fs.problems import BiObjectiveFeatureSelection, WeightedFeatureSelection
 
 
 @pytest.fixture(scope="module")
 def sonar():
-    split = train_test_split(load_dataset("sonar"), random_state=1)
+    split = holdout_split(load_dataset("sonar"), random_state=1)
     return split
 
 

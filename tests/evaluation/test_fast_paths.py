@@ -11,7 +11,7 @@ from sklearn.model_selection import cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 
 from pymoo_fs.algorithms import CMDPSOFS, PSO, configure_nsga2
-from pymoo_fs.datasets import load_dataset, make_heavy_tailed, train_test_split
+from pymoo_fs.datasets import holdout_split, load_dataset, make_heavy_tailed
 from pymoo_fs.evaluation import EvaluatorMemoryError, KNNEvaluator
 from pymoo_fs.problems import BiObjectiveFeatureSelection, WeightedFeatureSelection
 
@@ -31,7 +31,7 @@ def flipped(mask, features):
 
 @pytest.fixture(scope="module")
 def musk1():
-    return train_test_split(load_dataset("musk1"), random_state=0)
+    return holdout_split(load_dataset("musk1"), random_state=0)
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import pytest
 from sklearn.model_selection import cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 
-from pymoo_fs.datasets import load_dataset, make_heavy_tailed, train_test_split
+from pymoo_fs.datasets import holdout_split, load_dataset, make_heavy_tailed
 from pymoo_fs.evaluation import KNNEvaluator
 from pymoo_fs.evaluation.knn import selfcheck
 
@@ -17,7 +17,7 @@ def sklearn_score(X, y, mask, k, folds):
 
 @pytest.fixture(scope="module")
 def sonar():
-    split = train_test_split(load_dataset("sonar"), random_state=0)
+    split = holdout_split(load_dataset("sonar"), random_state=0)
     return split.X_train, split.y_train
 
 

@@ -5,7 +5,7 @@ import pytest
 from sklearn.model_selection import StratifiedKFold, cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 
-from pymoo_fs.datasets import load_dataset, train_test_split
+from pymoo_fs.datasets import holdout_split, load_dataset
 from pymoo_fs.evaluation import KNNEvaluator
 
 
@@ -29,7 +29,7 @@ def random_masks(rng, n, d, densities=(0.03, 0.1, 0.5, 0.9)):
 
 @pytest.fixture(scope="module")
 def musk1():
-    split = train_test_split(load_dataset("musk1"), random_state=0)
+    split = holdout_split(load_dataset("musk1"), random_state=0)
     return split
 
 
@@ -80,7 +80,7 @@ def test_discrete_data_with_ties_is_exact_through_the_fallback(sonar, rng):
 def test_shared_datasets_exact(shared_data_dir, rng):
     for name, cv in (("zoo", 3), ("wine", 10), ("vehicle", 10)):
         data = load_dataset(name, data_dir=shared_data_dir)
-        split = train_test_split(data, random_state=0)
+        split = holdout_split(data, random_state=0)
         ev = KNNEvaluator(split.X_train, split.y_train, n_neighbors=5, cv=cv)
         masks = random_masks(rng, 8, ev.n_features, densities=(0.2, 0.5))
         expected = sklearn_scores(ev.X, split.y_train, masks, 5, ev.folds)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from sklearn.neighbors import KNeighborsClassifier
 
-from pymoo_fs.datasets import load_dataset, train_test_split
+from pymoo_fs.datasets import holdout_split, load_dataset
 from pymoo_fs.evaluation import KNNEvaluator
 from pymoo_fs.problems import (BiObjectiveFeatureSelection, WeightedFeatureSelection, as_masks,
                                flip_masks)
@@ -75,7 +75,7 @@ def test_empty_mask_is_refused_everywhere():
 
 
 def test_objectives_match_evaluator_on_real_data(rng):
-    split = train_test_split(load_dataset("sonar"), random_state=2)
+    split = holdout_split(load_dataset("sonar"), random_state=2)
     ev = KNNEvaluator(split.X_train, split.y_train, cv=5)
     p = BiObjectiveFeatureSelection(ev, X_test=split.X_test, y_test=split.y_test)
     masks = rng.random((6, ev.n_features)) < 0.3
