@@ -30,13 +30,11 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from pymoo_fs.algorithms.archive import nondominated_union
 from pymoo_fs.algorithms.registry import algorithm_names, make_algorithm, n_objectives
 from pymoo_fs.analysis.choice import SELECTION_RULES, choose_from_front
 from pymoo_fs.analysis.display import ParetoFrontDisplay
 from pymoo_fs.analysis.indicators import hypervolume
-from pymoo_fs.evaluation import make_evaluator
-from pymoo_fs.problems import flip_masks
+from pymoo_fs.evaluation import FrontRecorder, make_evaluator
 from pymoo_fs.problems.objectives import make_objective, objective_names
 from pymoo_fs.seeds import run_seed
 
@@ -324,7 +322,7 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
 
     def _search(self, algorithm, evaluator, termination, seed):
         """Run the search on the objective's problem; the front recorder and the monitor."""
-        recorder = _FrontRecorder(evaluator)
+        recorder = FrontRecorder(evaluator)
         problem = self._objective().problem(recorder)
         monitor = _Monitor(recorder, show_bar=self.verbose == 1)
         try:
@@ -492,38 +490,6 @@ def _base_seed(random_state):
     if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
         return int(random_state)
     return int(check_random_state(random_state).randint(0, 2**31 - 1))
-
-
-class _FrontRecorder:
-    """An evaluator proxy that keeps the Pareto archive of (error, size) of every subset scored.
-
-    It forwards ``score`` and ``score_flips`` to the real evaluator (so the problem's
-    incremental path is kept) and offers each scored mask to the archive: non-dominated,
-    one subset per distinct (error, size), the first found kept
-    (:func:`~pymoo_fs.algorithms.archive.nondominated_union`).
-    """
-
-    def __init__(self, evaluator):
-        self.evaluator = evaluator
-        self.n_features = evaluator.n_features
-        self.masks = np.zeros((0, self.n_features), dtype=bool)
-        self.F = np.zeros((0, 2))
-
-    def score(self, masks):
-        scores = self.evaluator.score(masks)
-        self._offer(np.asarray(masks, dtype=bool).reshape(-1, self.n_features), scores)
-        return scores
-
-    def score_flips(self, mask, features):
-        scores = self.evaluator.score_flips(mask, features)
-        self._offer(flip_masks(np.asarray(mask, dtype=bool), features), scores)
-        return scores
-
-    def _offer(self, masks, scores):
-        F = np.vstack([self.F, np.column_stack([1.0 - scores, masks.sum(axis=1)])])
-        keep = nondominated_union(F)
-        self.F = F[keep]
-        self.masks = np.vstack([self.masks, masks])[keep]
 
 
 class _Monitor(Callback):

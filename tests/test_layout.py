@@ -83,3 +83,15 @@ def test_no_import_cycles_between_modules():
     for n in sorted(graph):
         if n not in state:
             visit(n, [n])
+
+
+@pytest.mark.parametrize("path", MODULES, ids=[str(p.relative_to(ROOT)) for p in MODULES])
+def test_contracts_are_required_not_probed(path):
+    """Evaluators and problems are checked by type (the Evaluator contract, the
+    FeatureSelectionProblem class), never probed for their methods with ``hasattr``."""
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "hasattr":
+            target = ast.unparse(node.args[0])
+            assert "evaluator" not in target and "problem" not in target, (
+                f"{path.relative_to(ROOT)}:{node.lineno}: hasattr({target}, ...)")

@@ -8,20 +8,27 @@ self-check of the replay of scikit-learn, the plain-numpy reference) and its num
 (:mod:`pymoo_fs.evaluation.knn.kernels`). :class:`EstimatorEvaluator` scores with any
 scikit-learn classifier; :func:`make_evaluator` chooses between them. :class:`FitBEvaluator`
 scores seed 001's FIT-B (balanced 1-NN accuracy plus a class-distance term) with exact
-incremental distance matrices (kernels in ``_fitb_kernels``).
+incremental distance matrices (kernels in ``_fitb_kernels``). :class:`CrossValidatedEvaluator`
+is what the evaluators holding data and folds share; the evaluators over evaluators
+(:class:`RepeatedCrossValidation`, Weka's repeated inner CV, and :class:`FrontRecorder`, the
+archive of every subset scored) are in :mod:`pymoo_fs.evaluation.wrappers`.
 """
 
-from pymoo_fs.evaluation.base import Evaluator
+from pymoo_fs.evaluation.base import CrossValidatedEvaluator, Evaluator
 from pymoo_fs.evaluation.estimator import EstimatorEvaluator, make_evaluator
 from pymoo_fs.evaluation.fitb import FitBEvaluator, block_folds
 from pymoo_fs.evaluation.knn import EvaluatorMemoryError, KNNEvaluator
+from pymoo_fs.evaluation.wrappers import FrontRecorder, RepeatedCrossValidation
 
 __all__ = [
+    "CrossValidatedEvaluator",
     "Evaluator",
     "EstimatorEvaluator",
     "EvaluatorMemoryError",
     "FitBEvaluator",
+    "FrontRecorder",
     "KNNEvaluator",
+    "RepeatedCrossValidation",
     "block_folds",
     "make_evaluator",
 ]

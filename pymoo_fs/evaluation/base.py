@@ -17,7 +17,7 @@ from sklearn.model_selection import LeaveOneOut, StratifiedKFold
 
 from pymoo_fs._validation import check_int, check_seed
 
-__all__ = ["Evaluator", "check_data", "make_folds"]
+__all__ = ["CrossValidatedEvaluator", "Evaluator", "check_data", "make_folds"]
 
 #: largest |x| * sqrt(n_features) for which squared distances cannot overflow float64
 #: (sum of D squared differences of values up to m: at most 4 m^2 D, kept below 1e300)
@@ -27,10 +27,161 @@ _FLOAT32_LIMIT = 1e18 / 2
 
 
 class Evaluator(ABC):
-    """The wrapper-evaluator contract, with the cache and counters every evaluator shares.
+    """The wrapper-evaluator contract: what a feature-selection problem asks of an evaluator.
 
-    An evaluator holds a training set ``(X, y)`` and fixed inner cross-validation folds, and
-    scores feature subsets given as boolean masks over the ``n_features`` columns.
+    A :class:`~pymoo_fs.problems.FeatureSelectionProblem` takes an instance of this class
+    (subclass it; duck-typed objects are refused) and relies on:
+
+    - ``n_features`` (int): the number of features ``D``, an attribute or a property;
+    - :meth:`score` ``(masks) -> (n,)``: inner-CV scores, higher is better, in [0, 1];
+    - :meth:`score_flips` ``(mask, features) -> (k,)``: scores of the one-feature flips of a
+      mask, equal to :meth:`score` of the flipped masks (default: exactly that; an evaluator
+      with an incremental path overrides it);
+    - :meth:`holdout_score` ``(masks, X_test, y_test) -> (n,)`` and :meth:`check_test_set`:
+      the classifier fitted on all training rows, scored on a hold-out set, and the checks of
+      such a set (default: refused, for an evaluator without one);
+    - :meth:`training_data` ``-> (X, y)``: the training data, for the relevance measures
+      (symmetric uncertainty) that ranked encodings use (default: refused);
+    - :attr:`n_evaluations`, :attr:`n_cache_hits` and :meth:`clear_cache`: the counters and
+      the cache (defaults: 0, 0 and nothing to clear).
+
+    Subclasses: :class:`CrossValidatedEvaluator`, the shared implementation of the evaluators
+    that hold data and folds (:class:`~pymoo_fs.evaluation.KNNEvaluator`,
+    :class:`~pymoo_fs.evaluation.EstimatorEvaluator`,
+    :class:`~pymoo_fs.evaluation.FitBEvaluator`), and the wrappers of
+    :mod:`pymoo_fs.evaluation.wrappers` that hold other evaluators.
+
+    Attributes
+    ----------
+    n_evaluations : int
+        Number of masks whose score was computed.
+    n_cache_hits : int
+        Number of masks answered without computation.
+    """
+
+    n_evaluations = 0
+    n_cache_hits = 0
+
+    @abstractmethod
+    def score(self, masks):
+        """Inner-CV score of each feature subset, shape (n,)."""
+
+    def score_flips(self, mask, features=None):
+        """Scores of the masks obtained by flipping single features of ``mask``.
+
+        Parameters
+        ----------
+        mask : array-like of bool, shape (n_features,)
+            The base feature subset.
+        features : array-like of int, optional
+            Features to flip (each added if absent from ``mask``, removed if present); default
+            all features.
+
+        Returns
+        -------
+        scores : ndarray of float64, shape (n_flips,)
+            ``scores[i] == score(mask ^ e_{features[i]})[0]``.
+
+        Raises
+        ------
+        ValueError
+            If ``mask`` is not one boolean mask, or ``features`` is not a 1-D array of feature
+            indices in range (the message names it and the offending value).
+        """
+        mask, features = self._check_flips(mask, features)
+        return self.score(flip_rows(mask, features))
+
+    def holdout_score(self, masks, X_test, y_test):
+        """Hold-out scores of ``masks``; this evaluator has none.
+
+        Raises
+        ------
+        NotImplementedError
+            Always, naming the class (evaluators holding training data override it).
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not score hold-out test sets")
+
+    def check_test_set(self, X_test, y_test):
+        """The checks :meth:`holdout_score` makes; this evaluator has none.
+
+        Raises
+        ------
+        NotImplementedError
+            Always, naming the class.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not score hold-out test sets")
+
+    def training_data(self):
+        """``(X, y)``: the training data and its encoded labels; this evaluator holds none.
+
+        Raises
+        ------
+        ValueError
+            Always, naming the class (evaluators holding training data override it).
+        """
+        raise ValueError(f"{type(self).__name__} holds no training data")
+
+    def clear_cache(self):
+        """Forget cached scores (nothing to forget here)."""
+
+    def check_masks(self, masks):
+        """Masks as a 2-D boolean array, or raise.
+
+        Parameters
+        ----------
+        masks : array-like, shape (n, n_features) or (n_features,)
+            Boolean or 0/1 masks.
+
+        Returns
+        -------
+        masks : ndarray of bool, shape (n, n_features)
+
+        Raises
+        ------
+        ValueError
+            If the shape is wrong or a value is neither 0 nor 1.
+        """
+        masks = np.asarray(masks)
+        if masks.ndim == 1:
+            masks = masks[None, :]
+        if masks.ndim != 2 or masks.shape[1] != self.n_features:
+            raise ValueError(
+                f"masks must have shape (n_masks, {self.n_features}) or ({self.n_features},), "
+                f"got {np.shape(masks)}"
+            )
+        if masks.dtype != bool:
+            if masks.dtype == object or not np.isin(masks, (0, 1)).all():
+                raise ValueError("masks must be boolean (or 0/1) arrays")
+            masks = masks.astype(bool)
+        return masks
+
+    def _check_flips(self, mask, features):
+        mask = self.check_masks(mask)
+        if mask.shape[0] != 1:
+            raise ValueError(f"score_flips takes one mask of shape ({self.n_features},), got "
+                             f"{mask.shape[0]} masks")
+        if features is None:
+            features = np.arange(self.n_features)
+        features = np.asarray(features)
+        if features.ndim != 1 or not (features.size == 0
+                                      or np.issubdtype(features.dtype, np.integer)):
+            raise ValueError(f"features must be a 1-D array of feature indices, got "
+                             f"{np.asarray(features).dtype} of shape {features.shape}")
+        features = features.astype(np.int64)
+        if features.size:
+            bad = features[(features < 0) | (features >= self.n_features)]
+            if bad.size:
+                raise ValueError(f"features must be feature indices in [0, {self.n_features}), "
+                                 f"got {int(bad[0])}")
+        return mask[0], features
+
+
+class CrossValidatedEvaluator(Evaluator):
+    """The shared implementation of evaluators that hold data and inner folds.
+
+    It holds a training set ``(X, y)`` and fixed inner cross-validation folds, scores feature
+    subsets given as boolean masks over the ``n_features`` columns, and keeps the bounded
+    cache and the counters.
 
     Parameters
     ----------
@@ -64,21 +215,9 @@ class Evaluator(ABC):
 
     Notes
     -----
-    The contract, which :class:`~pymoo_fs.problems.FeatureSelectionProblem` relies on:
-
-    - :attr:`n_features`;
-    - :meth:`score` ``(masks) -> (n,)`` inner-CV scores, higher is better, 0.0 for an empty
-      mask;
-    - :meth:`score_flips` ``(mask, features) -> (k,)`` scores of the one-feature flips of a
-      mask, equal to :meth:`score` of the flipped masks;
-    - :meth:`holdout_score` ``(masks, X_test, y_test) -> (n,)`` the estimator fitted on all
-      training rows, scored on a hold-out set;
-    - :meth:`check_test_set` ``(X_test, y_test)``, the checks :meth:`holdout_score` makes, for
-      problems to make at construction;
-    - :attr:`n_evaluations`, :attr:`n_cache_hits` and :meth:`clear_cache`.
-
-    Implementations: :class:`~pymoo_fs.evaluation.KNNEvaluator` (the compiled KNN fast path)
-    and :class:`~pymoo_fs.evaluation.EstimatorEvaluator` (any scikit-learn classifier).
+    Subclasses implement :meth:`_compute` (and may override :meth:`_compute_flips` with an
+    incremental path) and :meth:`_holdout_scores`; everything else of :class:`Evaluator` is
+    here. An empty mask scores 0.0.
     """
 
     def __init__(self, X, y, cv, random_state, cache_size):
@@ -205,37 +344,6 @@ class Evaluator(ABC):
         self._cache.clear()
 
     # ------------------------------------------------------------------ checks
-    def check_masks(self, masks):
-        """Masks as a 2-D boolean array, or raise.
-
-        Parameters
-        ----------
-        masks : array-like, shape (n, n_features) or (n_features,)
-            Boolean or 0/1 masks.
-
-        Returns
-        -------
-        masks : ndarray of bool, shape (n, n_features)
-
-        Raises
-        ------
-        ValueError
-            If the shape is wrong or a value is neither 0 nor 1.
-        """
-        masks = np.asarray(masks)
-        if masks.ndim == 1:
-            masks = masks[None, :]
-        if masks.ndim != 2 or masks.shape[1] != self.n_features:
-            raise ValueError(
-                f"masks must have shape (n_masks, {self.n_features}) or ({self.n_features},), "
-                f"got {np.shape(masks)}"
-            )
-        if masks.dtype != bool:
-            if masks.dtype == object or not np.isin(masks, (0, 1)).all():
-                raise ValueError("masks must be boolean (or 0/1) arrays")
-            masks = masks.astype(bool)
-        return masks
-
     def check_test_set(self, X_test, y_test):
         """Check a hold-out test set against the training data.
 
@@ -277,20 +385,9 @@ class Evaluator(ABC):
             )
         return X_test, y_test
 
-    def _check_flips(self, mask, features):
-        mask = self.check_masks(mask)
-        if mask.shape[0] != 1:
-            raise ValueError("score_flips takes one mask of shape (n_features,)")
-        if features is None:
-            features = np.arange(self.n_features)
-        features = np.asarray(features)
-        if features.ndim != 1 or not (features.size == 0
-                                      or np.issubdtype(features.dtype, np.integer)):
-            raise ValueError("features must be a 1-D array of feature indices")
-        features = features.astype(np.int64)
-        if features.size and (features.min() < 0 or features.max() >= self.n_features):
-            raise ValueError(f"features must be in [0, {self.n_features})")
-        return mask[0], features
+    def training_data(self):
+        """``(X, y)``: the training data (float64) and its encoded labels (int64)."""
+        return self.X, self.y
 
     # ------------------------------------------------------------------ cache
     def _lookup(self, masks):

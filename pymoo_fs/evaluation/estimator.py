@@ -8,7 +8,7 @@ from sklearn.model_selection import cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 
 from pymoo_fs._validation import check_int, check_keywords
-from pymoo_fs.evaluation.base import Evaluator
+from pymoo_fs.evaluation.base import CrossValidatedEvaluator
 from pymoo_fs.evaluation.knn import KNNEvaluator
 
 __all__ = ["EstimatorEvaluator", "make_evaluator"]
@@ -19,7 +19,7 @@ KNN_OPTIONS = ("n_neighbors", "cv", "random_state", "scoring", "cache_size", "me
 ESTIMATOR_OPTIONS = ("cv", "random_state", "scoring", "n_jobs", "cache_size")
 
 
-class EstimatorEvaluator(Evaluator):
+class EstimatorEvaluator(CrossValidatedEvaluator):
     """Inner cross-validation score of any scikit-learn classifier on feature subsets.
 
     For every boolean mask ``m``, :meth:`score` returns exactly::

@@ -9,7 +9,7 @@ from sklearn.neighbors import KNeighborsClassifier
 
 from pymoo_fs._validation import check_choice, check_int, check_positive_int, check_unit_interval
 from pymoo_fs.evaluation import _fitb_kernels as kernels
-from pymoo_fs.evaluation.base import Evaluator, check_data
+from pymoo_fs.evaluation.base import CrossValidatedEvaluator, check_data
 
 __all__ = ["FitBEvaluator", "block_folds"]
 
@@ -80,7 +80,7 @@ def block_folds(y, n_folds=10, order="stratified", random_state=0):
     return folds
 
 
-class FitBEvaluator(Evaluator):
+class FitBEvaluator(CrossValidatedEvaluator):
     """FIT-B of feature subsets, exactly, with incremental distance matrices.
 
     For a mask ``S``, :meth:`score` returns ``mu * BalAcc + (1 - mu) * Distance`` [S001 Eq. 6]:

@@ -6,7 +6,7 @@ import numpy as np
 from pymoo.core.problem import Problem
 
 from pymoo_fs._validation import check_unit_interval
-from pymoo_fs.evaluation import make_evaluator
+from pymoo_fs.evaluation import Evaluator, make_evaluator
 from pymoo_fs.evaluation.base import flip_rows
 from pymoo_fs.evaluation.estimator import ESTIMATOR_OPTIONS, KNN_OPTIONS
 from pymoo_fs.relevance import SymmetricUncertainty
@@ -25,10 +25,9 @@ class FeatureSelectionProblem(Problem):
     Parameters
     ----------
     evaluator : Evaluator
-        Scores masks by inner cross-validation on the training data: a
-        :class:`~pymoo_fs.evaluation.Evaluator` or any object with ``n_features`` and
-        ``score(masks)`` (``score_flips``, ``holdout_score`` and ``check_test_set`` are used when
-        present).
+        Scores masks by inner cross-validation on the training data: an instance of
+        :class:`~pymoo_fs.evaluation.Evaluator` (the contract; subclass it for an evaluator of
+        your own).
     n_obj : int
         Number of objectives.
     X_test : array-like of shape (n_test, n_features), optional
@@ -45,7 +44,7 @@ class FeatureSelectionProblem(Problem):
     Raises
     ------
     TypeError
-        If ``evaluator`` lacks ``n_features`` or ``score``.
+        If ``evaluator`` is not an :class:`~pymoo_fs.evaluation.Evaluator`.
     ValueError
         If only one of ``X_test`` and ``y_test`` is given, or the test set fails the
         evaluator's ``check_test_set`` (wrong width, no sample, non-finite values, labels that
@@ -92,13 +91,12 @@ class FeatureSelectionProblem(Problem):
     fewer_breaks_ties = False
 
     def __init__(self, evaluator, n_obj, X_test=None, y_test=None):
-        missing = [a for a in ("n_features", "score") if not hasattr(evaluator, a)]
-        if missing:
-            raise TypeError(f"evaluator must provide n_features and score(masks); "
-                            f"{type(evaluator).__name__} lacks {', '.join(missing)}")
+        if not isinstance(evaluator, Evaluator):
+            raise TypeError(f"evaluator must be a pymoo_fs.evaluation.Evaluator (subclass it and "
+                            f"implement score), got {type(evaluator).__name__}")
         if (X_test is None) != (y_test is None):
             raise ValueError("X_test and y_test must be given together")
-        if X_test is not None and hasattr(evaluator, "check_test_set"):
+        if X_test is not None:
             X_test, y_test = evaluator.check_test_set(X_test, y_test)
         self.evaluator = evaluator
         self.X_test = X_test
@@ -258,8 +256,8 @@ class FeatureSelectionProblem(Problem):
 
     @property
     def n_train(self):
-        """int: number of training samples."""
-        return self.evaluator.n_samples
+        """int: number of training samples (of the evaluator's ``training_data()``)."""
+        return len(self.evaluator.training_data()[1])
 
     @property
     def evaluation_counts(self):
@@ -321,8 +319,7 @@ class FeatureSelectionProblem(Problem):
         Raises
         ------
         ValueError
-            If the evaluator does not hold its training data (``X`` and ``y`` attributes, as
-            every evaluator of :mod:`pymoo_fs.evaluation` does).
+            If the evaluator holds no training data (its ``training_data()`` refuses).
 
         Examples
         --------
@@ -335,10 +332,10 @@ class FeatureSelectionProblem(Problem):
         """
         su = getattr(self, "_symmetric_uncertainty", None)
         if su is None:
-            X, y = getattr(self.evaluator, "X", None), getattr(self.evaluator, "y", None)
-            if X is None or y is None:
-                raise ValueError(f"symmetric uncertainty needs the training data: "
-                                 f"{type(self.evaluator).__name__} holds no X and y")
+            try:
+                X, y = self.evaluator.training_data()
+            except ValueError as exc:
+                raise ValueError(f"symmetric uncertainty needs the training data: {exc}") from None
             su = self._symmetric_uncertainty = SymmetricUncertainty(X, y)
         return su
 

@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from pymoo_fs.evaluation import Evaluator
+
 
 class FixedDraws:
     """A stand-in generator: ``random`` returns given arrays in turn (checking the shape),
@@ -53,7 +55,7 @@ def interleave(problem, algorithms, seeds, n_gen):
 
 
 
-class TargetEvaluator:
+class TargetEvaluator(Evaluator):
     """A stand-in evaluator: a mask's score is the fraction of its bits that match ``target``.
 
     It has what a :class:`~pymoo_fs.problems.FeatureSelectionProblem` asks of an evaluator, and

@@ -7,11 +7,15 @@ from pymoo.optimize import minimize
 
 from pymoo_fs.algorithms import AMSO, swarm
 from pymoo_fs.algorithms.soo.amso import compete, local_search_flips
-from pymoo_fs.algorithms.varlen import (division_lengths, learn_velocity, paper_swarm_size,
-                                        resized_lengths)
+from pymoo_fs.algorithms.varlen import (
+    division_lengths,
+    learn_velocity,
+    paper_swarm_size,
+    resized_lengths,
+)
 from pymoo_fs.datasets import load_dataset
+from pymoo_fs.evaluation import Evaluator
 from pymoo_fs.problems import FitBFeatureSelection, WeightedFeatureSelection
-
 from tests.algorithms.loops import ask_and_tell
 
 
@@ -291,7 +295,7 @@ def test_works_on_any_single_objective_feature_selection_problem(sonar):
     np.testing.assert_array_equal(res.algorithm.order_, np.arange(60))
 
 
-class _NoData:
+class _NoData(Evaluator):
     n_features = 5
 
     def score(self, masks):
@@ -329,7 +333,7 @@ def test_unknown_keyword_and_multi_objective_problems(sonar):
                  ("n_gen", 2))
 
 
-class _SizeScore:
+class _SizeScore(Evaluator):
     """A stand-in evaluator: every mask scores ``sign * |S| / D`` (or 0.5 for every mask)."""
 
     def __init__(self, n_features, sign):

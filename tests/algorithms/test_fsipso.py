@@ -63,13 +63,13 @@ def test_ranking_is_by_single_feature_fitness_ties_to_the_higher_index():
 def test_ranking_evaluations_go_through_the_problems_flip_path():
     problem = _target_problem()
     calls = []
-    original = problem._score_flips
+    original = problem.evaluator.score_flips
 
     def spy(base, features):
         calls.append((base.copy(), np.array(features)))
         return original(base, features)
 
-    problem._score_flips = spy
+    problem.evaluator.score_flips = spy
     res = minimize(problem, FSIPSO(pop_size=5), ("n_gen", 3), seed=1)
     assert len(calls) == 1
     base, features = calls[0]

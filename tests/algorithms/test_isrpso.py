@@ -331,6 +331,10 @@ class CountingProblem(BiObjectiveFeatureSelection):
         self.asked = getattr(self, "asked", 0) + len(x)
         super()._evaluate(x, out, *args, **kwargs)
 
+    def evaluate_flips(self, mask, features, return_scores=False):
+        self.asked = getattr(self, "asked", 0) + len(features)
+        return super().evaluate_flips(mask, features, return_scores)
+
 
 def test_n_eval_is_every_mask_evaluated(sonar_problem):
     problem = CountingProblem(sonar_problem.evaluator)

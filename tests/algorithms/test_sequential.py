@@ -89,17 +89,17 @@ def test_tie_rules_forward_first_backward_last():
 
 def test_each_step_is_one_flip_batch_counted_in_n_eval(sonar):
     calls = []
-    original = sonar._score_flips
+    original = sonar.evaluator.score_flips
 
     def spy(base, features):
         calls.append(len(features))
         return original(base, features)
 
-    sonar._score_flips = spy
+    sonar.evaluator.score_flips = spy
     try:
         res = minimize(sonar, SFS())
     finally:
-        del sonar._score_flips
+        del sonar.evaluator.score_flips
     steps = res.algorithm.n_gen - 1
     assert len(calls) == steps
     assert calls == [14 - k for k in range(steps)]

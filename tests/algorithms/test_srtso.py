@@ -6,10 +6,11 @@ from pymoo.optimize import minimize
 
 from pymoo_fs.algorithms import SRTSO
 from pymoo_fs.algorithms.soo.srtso import TargetSizeSearch
+from pymoo_fs.evaluation import Evaluator
 from pymoo_fs.problems import WeightedFeatureSelection
 
 
-class SizeEvaluator:
+class SizeEvaluator(Evaluator):
     """A stand-in evaluator whose score depends only on the subset size: best at ``best``.
 
     ``score = 0.9 - |n - best| / 100`` (a plateau of width 0 around ``best``), counting masks.

@@ -5,12 +5,16 @@ import pytest
 from sklearn.neighbors import KNeighborsClassifier
 
 from pymoo_fs.datasets import holdout_split, load_dataset
-from pymoo_fs.evaluation import KNNEvaluator
-from pymoo_fs.problems import (BiObjectiveFeatureSelection, WeightedFeatureSelection, as_masks,
-                               flip_masks)
+from pymoo_fs.evaluation import Evaluator, KNNEvaluator
+from pymoo_fs.problems import (
+    BiObjectiveFeatureSelection,
+    WeightedFeatureSelection,
+    as_masks,
+    flip_masks,
+)
 
 
-class FixedEvaluator:
+class FixedEvaluator(Evaluator):
     """Scores each mask by a fixed table: lets objectives be checked by hand."""
 
     n_features = 4
@@ -25,7 +29,8 @@ class FixedEvaluator:
         return self.score(masks) / 2
 
 
-TABLE = {(1, 0, 0, 0): 0.8, (1, 1, 0, 1): 0.95, (0, 0, 1, 1): 0.0}
+TABLE = {(1, 0, 0, 0): 0.8, (1, 1, 0, 1): 0.95, (0, 0, 1, 1): 0.0, (1, 1, 0, 0): 0.7,
+         (1, 0, 0, 1): 0.6}
 MASKS = np.array([[1, 0, 0, 0], [1, 1, 0, 1], [0, 0, 1, 1]], dtype=bool)
 
 
@@ -129,8 +134,35 @@ def test_a_bad_test_set_is_refused_at_construction(cls, X_test, y_test, match):
 
 
 def test_evaluator_must_have_the_contract():
-    with pytest.raises(TypeError, match="lacks n_features, score"):
-        BiObjectiveFeatureSelection(object())
+    class DuckTyped:  # has what the problem calls, but is no Evaluator
+        n_features = 4
+
+        def score(self, masks):
+            return np.zeros(len(masks))
+
+    for stand_in in (object(), DuckTyped()):
+        with pytest.raises(TypeError, match=r"evaluator must be a pymoo_fs\.evaluation\."
+                                            r"Evaluator \(subclass it"):
+            BiObjectiveFeatureSelection(stand_in)
+
+
+def test_the_contract_defaults_refuse_what_a_plain_evaluator_cannot_do():
+    ev = FixedEvaluator(TABLE)
+    assert (ev.n_evaluations, ev.n_cache_hits) == (0, 0)
+    with pytest.raises(NotImplementedError, match="FixedEvaluator does not score hold-out"):
+        ev.check_test_set(np.zeros((2, 4)), [0, 1])
+    with pytest.raises(ValueError, match="FixedEvaluator holds no training data"):
+        ev.training_data()
+    with pytest.raises(ValueError, match="symmetric uncertainty needs the training data: "
+                                         "FixedEvaluator holds no training data"):
+        BiObjectiveFeatureSelection(ev).symmetric_uncertainty()
+    # score_flips by default: score of the flipped masks, its arguments checked by name
+    np.testing.assert_array_equal(ev.score_flips(np.array([1, 0, 0, 0], bool), [1, 3]),
+                                  [0.7, 0.6])
+    with pytest.raises(ValueError, match=r"features must be feature indices in \[0, 4\), got 7"):
+        ev.score_flips(np.array([1, 0, 0, 0], bool), [1, 7])
+    with pytest.raises(ValueError, match="features must be a 1-D array of feature indices"):
+        ev.score_flips(np.array([1, 0, 0, 0], bool), [0.5])
 
 
 def test_evaluate_flips_equals_evaluating_the_flipped_masks(rng):

@@ -8,10 +8,11 @@ from sklearn.neighbors import KNeighborsClassifier
 
 from pymoo_fs.algorithms import BPSO, CEPSOFL, CSO, swarm
 from pymoo_fs.datasets import load_dataset
+from pymoo_fs.evaluation import Evaluator
 from pymoo_fs.problems import FitEFeatureSelection, WeightedFeatureSelection
 
 
-class CoarseEvaluator:
+class CoarseEvaluator(Evaluator):
     """Score 1.0 when feature 0 is selected, 0.5 otherwise: most masks tie on accuracy."""
 
     def __init__(self, D):

@@ -6,13 +6,17 @@ from pymoo.optimize import minimize
 
 from pymoo_fs.algorithms import FSIPSO
 from pymoo_fs.datasets import load_dataset
-from pymoo_fs.evaluation import KNNEvaluator
-from pymoo_fs.problems import (RepeatedCrossValidation, RepeatedCVFeatureSelection,
-                               WeightedFeatureSelection, flip_masks)
+from pymoo_fs.evaluation import Evaluator, KNNEvaluator
+from pymoo_fs.problems import (
+    RepeatedCrossValidation,
+    RepeatedCVFeatureSelection,
+    WeightedFeatureSelection,
+    flip_masks,
+)
 from pymoo_fs.problems.repeated_cv import repetition_seeds
 
 
-class Constant:
+class Constant(Evaluator):
     """A stand-in evaluator whose every mask scores ``value``; counts its masks."""
 
     def __init__(self, value, n_features=4):

@@ -13,7 +13,7 @@ import numpy as np
 from sklearn.neighbors import KNeighborsClassifier
 
 from pymoo_fs._validation import check_choice, check_int, check_positive_int
-from pymoo_fs.evaluation.base import Evaluator, check_float32_range, flip_rows
+from pymoo_fs.evaluation.base import CrossValidatedEvaluator, check_float32_range, flip_rows
 from pymoo_fs.evaluation.knn import reference
 from pymoo_fs.evaluation.knn.layout import FoldLayout, RowSeeds, encode_test_labels, fold_score
 from pymoo_fs.evaluation.knn.parallel import ParallelContext
@@ -34,7 +34,7 @@ class EvaluatorMemoryError(MemoryError):
     """The evaluator would need more memory than its ``memory_limit`` allows."""
 
 
-class KNNEvaluator(Evaluator):
+class KNNEvaluator(CrossValidatedEvaluator):
     """Exact inner cross-validation score of KNN on feature subsets (the wrapper fitness).
 
     For every boolean mask ``m`` over the features, :meth:`score` returns exactly::
