@@ -15,6 +15,7 @@ Examples
 
 import warnings
 
+from .folds import WekaStratifiedKFold
 from .loading import BUNDLED_DATASETS, DATA_ENV_VAR, Dataset, list_datasets, load_dataset
 from .splitting import Split, holdout_indices, holdout_split, min_max_scale
 from .synthetic import make_heavy_tailed
@@ -24,6 +25,7 @@ __all__ = [
     "DATA_ENV_VAR",
     "Dataset",
     "Split",
+    "WekaStratifiedKFold",
     "holdout_indices",
     "holdout_split",
     "list_datasets",

@@ -4,7 +4,7 @@ import numpy as np
 from sklearn.model_selection import StratifiedKFold
 from sklearn.preprocessing import MinMaxScaler
 
-from pymoo_fs.datasets import holdout_indices, load_dataset
+from pymoo_fs.datasets import WekaStratifiedKFold, holdout_indices, load_dataset
 from pymoo_fs.seeds import run_seed
 
 __all__ = ["load_dataset_cached", "outer_splits", "prepare_split", "make_problem"]
@@ -28,7 +28,9 @@ def outer_splits(y, protocol, seed, dataset):
     -------
     splits : list of (ndarray, ndarray)
         One pair for a hold-out split (stratified, ``protocol.test_size``), ``outer_folds``
-        pairs for an outer stratified k-fold cross-validation. Indices sorted.
+        pairs for an outer stratified k-fold cross-validation (scikit-learn's
+        ``StratifiedKFold``, or Weka's folds with ``protocol.stratification="weka"``). Indices
+        sorted.
 
     Raises
     ------
@@ -41,10 +43,16 @@ def outer_splits(y, protocol, seed, dataset):
     try:
         if protocol.split == "holdout":
             return [holdout_indices(y, protocol.test_size, rs)]
-        folds = StratifiedKFold(protocol.outer_folds, shuffle=True, random_state=rs)
+        if protocol.stratification == "weka":
+            folds = WekaStratifiedKFold(protocol.outer_folds, random_state=rs)
+        else:
+            folds = StratifiedKFold(protocol.outer_folds, shuffle=True, random_state=rs)
         return [(np.sort(a), np.sort(b)) for a, b in folds.split(index, y)]
     except ValueError as exc:
-        raise ValueError(f"dataset {dataset!r} cannot be split by the protocol: {exc}") from None
+        hint = ("; stratification = 'weka' deals Weka's folds, which take any class size"
+                if protocol.split == "outer_cv" and protocol.stratification == "sklearn" else "")
+        raise ValueError(f"dataset {dataset!r} cannot be split by the protocol: {exc}"
+                         f"{hint}") from None
 
 
 def prepare_split(X, y, train, test, protocol):

@@ -521,7 +521,8 @@ def _intro(results):
     p = s["protocol"]
     budget = ", ".join(f"{k} = {v}" for k, v in s["budget"].items())
     split = (f"hold-out {1 - p['test_size']:.0%}/{p['test_size']:.0%}" if p["split"] == "holdout"
-             else f"outer {p['outer_folds']}-fold CV")
+             else f"outer {p['outer_folds']}-fold CV"
+             + (" (Weka's stratified folds)" if p.get("stratification") == "weka" else ""))
     lines = [
         f"protocol {p['name']}: {split}, scaling {p['scaling']}, KNN-{p['n_neighbors']} with "
         f"{p['inner_cv']}-fold inner CV ({p['scoring']}), objective "

@@ -164,6 +164,13 @@ class Protocol:
     statistic : {"ranksum", "signedrank"}
         Test of the comparison against the reference algorithm: Wilcoxon rank-sum (seeds
         000-002) or signed-rank (seed 004, paired by fold).
+    stratification : {"sklearn", "weka"}
+        How the outer folds are stratified (``split="outer_cv"``): scikit-learn's
+        ``StratifiedKFold`` (default), which refuses more folds than the largest class has
+        members, or Weka's round-robin dealing class by class after a shuffle by
+        ``java.util.Random`` (:class:`~pymoo_fs.datasets.WekaStratifiedKFold`, what the
+        seeds' Weka-based code ran), which takes any class size: a class smaller than the
+        number of folds misses some test folds.
 
     Raises
     ------
@@ -205,9 +212,11 @@ class Protocol:
     scoring: str = "accuracy"
     objective: object = "pareto"
     statistic: str = "ranksum"
+    stratification: str = "sklearn"
 
     def __post_init__(self):
         _choice("split", self.split, ("holdout", "outer_cv"))
+        _choice("stratification", self.stratification, ("sklearn", "weka"))
         _choice("scaling", self.scaling, ("minmax", "symmetric_whole", "none"))
         _choice("scoring", self.scoring, ("accuracy", "balanced_accuracy"))
         _choice("statistic", self.statistic, ("ranksum", "signedrank"))

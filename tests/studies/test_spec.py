@@ -205,3 +205,24 @@ def test_the_example_specs_are_valid_studies():
     assert spec.algorithms[-1].budget.termination == ("n_eval", 3000)
     for path in sorted((root / "benchmarks").rglob("*.toml")):
         load_study(path, validate=False)
+
+
+def test_weka_stratification_makes_folds_scikit_learn_refuses():
+    import numpy as np
+
+    from pymoo_fs.studies.protocols import outer_splits
+
+    y = np.repeat(np.arange(9), [9, 8, 7, 7, 7, 6, 6, 5, 5])  # 9_tumors: no class of 10
+    sklearn = Protocol(split="outer_cv", outer_folds=10)
+    with pytest.raises(ValueError, match="stratification = 'weka' deals Weka's folds"):
+        outer_splits(y, sklearn, 0, "tumors")
+    weka = Protocol(split="outer_cv", outer_folds=10, stratification="weka")
+    splits = outer_splits(y, weka, 0, "tumors")
+    assert len(splits) == 10
+    np.testing.assert_array_equal(np.sort(np.concatenate([t for _, t in splits])),
+                                  np.arange(y.size))
+    assert Protocol.from_dict(weka.as_dict()) == weka
+    assert _protocol_table('preset = "S001"\nstratification = "weka"\n', "AMSO").stratification \
+        == "weka"
+    with pytest.raises(ValueError, match="stratification must be one of"):
+        Protocol(stratification="java")
