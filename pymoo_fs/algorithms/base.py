@@ -24,9 +24,10 @@ from pymoo.termination.max_eval import MaximumFunctionCallTermination
 from pymoo.util.display.multi import MultiObjectiveOutput
 from pymoo.util.display.single import SingleObjectiveOutput
 
-from pymoo_fs._validation import (check_choice, check_coefficient, check_keywords,
-                                  check_positive_int, check_unit_interval)
+from pymoo_fs._validation import (check_choice, check_keywords, check_positive_int,
+                                  check_unit_interval)
 from pymoo_fs.algorithms import swarm
+from pymoo_fs.algorithms.coefficients import PSOCoefficients
 from pymoo_fs.problems import FeatureSelectionProblem, flip_masks
 
 __all__ = ["FITNESS", "FeatureSelectionAlgorithm", "ParticleSwarm", "SwarmAlgorithm"]
@@ -489,7 +490,7 @@ class SwarmAlgorithm(FeatureSelectionAlgorithm):
             self.gbest_ = best
 
 
-class ParticleSwarm(SwarmAlgorithm):
+class ParticleSwarm(PSOCoefficients, SwarmAlgorithm):
     """Swarm of continuous positions in ``[0, 1]^D`` moved by the canonical PSO update.
 
     Parameters
@@ -536,10 +537,7 @@ class ParticleSwarm(SwarmAlgorithm):
     def __init__(self, pop_size, w, c1, c2, vmax, threshold, inclusive_threshold,
                  initial_velocity, random_coefficients, reverse_velocity, pbest_rule, **kwargs):
         super().__init__(pop_size, pbest_rule, **kwargs)
-        self.w = check_coefficient("w", w)
-        self.c1 = check_coefficient("c1", c1)
-        self.c2 = check_coefficient("c2", c2)
-        self.vmax = check_coefficient("vmax", vmax, positive=True, allow_range=False)
+        self._set_coefficients(w=w, c1=c1, c2=c2, vmax=vmax)
         self.threshold = check_unit_interval("threshold", threshold)
         self.inclusive_threshold = bool(inclusive_threshold)
         self.initial_velocity = check_choice("initial_velocity", initial_velocity,

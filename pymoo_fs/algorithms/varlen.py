@@ -15,10 +15,10 @@ Positions live in the ranked order: column ``r`` of ``X_`` is the feature of ran
 import numpy as np
 from pymoo.core.population import Population
 
-from pymoo_fs._validation import (check_choice, check_coefficient, check_positive_int,
-                                  check_unit_interval)
+from pymoo_fs._validation import check_choice, check_positive_int, check_unit_interval
 from pymoo_fs.algorithms import swarm
 from pymoo_fs.algorithms.base import SwarmAlgorithm
+from pymoo_fs.algorithms.coefficients import PSOCoefficients
 
 __all__ = ["VariableLengthSwarm", "division_lengths", "learn_velocity", "paper_swarm_size",
            "resized_lengths"]
@@ -132,7 +132,7 @@ def learn_velocity(V, X, E, w, c, random_state):
     return w * V + c * r * (E - X)
 
 
-class VariableLengthSwarm(SwarmAlgorithm):
+class VariableLengthSwarm(PSOCoefficients, SwarmAlgorithm):
     """A single-objective swarm of divisions of particles of different lengths.
 
     Parameters
@@ -194,6 +194,8 @@ class VariableLengthSwarm(SwarmAlgorithm):
     """
 
     n_objectives = 1
+    #: every coefficient is a number (the inertia weight follows its own schedule)
+    ranged_coefficients = ()
     #: particles per division below which fewer divisions are used
     min_division_size = 1
     #: swarm size of the "auto" rule when D // 20 <= 100
@@ -207,11 +209,9 @@ class VariableLengthSwarm(SwarmAlgorithm):
             self.pop_size = "auto"
         self.n_divisions = check_positive_int("n_divisions", n_divisions)
         self.stagnation = check_positive_int("stagnation", stagnation)
-        self.w = check_coefficient("w", w, allow_range=False)
-        self.w_end = check_coefficient("w_end", w_end, allow_range=False)
+        self._set_coefficients(w=w, w_end=w_end)
         self.inertia = check_choice("inertia", inertia, ("linear", "constant"))
-        self.c = check_coefficient("c", c, allow_range=False)
-        self.vmax = check_coefficient("vmax", vmax, positive=True, allow_range=False)
+        self._set_coefficients(c=c, vmax=vmax)
         self.threshold = check_unit_interval("threshold", threshold)
         self.inclusive_threshold = bool(inclusive_threshold)
         self.ranking = check_choice("ranking", ranking, ("su", "index"))

@@ -2,15 +2,15 @@
 
 import numpy as np
 
-from pymoo_fs._validation import check_coefficient
 from pymoo_fs.algorithms import swarm
 from pymoo_fs.algorithms.base import SwarmAlgorithm
+from pymoo_fs.algorithms.coefficients import PSOCoefficients
 from pymoo_fs.problems import repair_empty
 
 __all__ = ["BPSO"]
 
 
-class BPSO(SwarmAlgorithm):
+class BPSO(PSOCoefficients, SwarmAlgorithm):
     """Binary particle swarm optimisation for feature selection (Kennedy & Eberhart 1997).
 
     Positions are bit strings (bit ``d`` set = feature ``d`` selected) with real-valued
@@ -87,10 +87,7 @@ class BPSO(SwarmAlgorithm):
     def __init__(self, pop_size=30, w=1.0, c1=2.0, c2=2.0, vmax=6.0,
                  pbest_rule="better_or_fewer", fitness="objective", **kwargs):
         super().__init__(pop_size, pbest_rule, fitness=fitness, **kwargs)
-        self.w = check_coefficient("w", w)
-        self.c1 = check_coefficient("c1", c1)
-        self.c2 = check_coefficient("c2", c2)
-        self.vmax = check_coefficient("vmax", vmax, positive=True, allow_range=False)
+        self._set_coefficients(w=w, c1=c1, c2=c2, vmax=vmax)
 
     def _initial_swarm(self):
         n, D, rs = self.pop_size, self.problem.n_var, self.random_state

@@ -2,10 +2,11 @@
 
 import numpy as np
 
-from pymoo_fs._validation import (check_choice, check_coefficient, check_int,
-                                  check_positive_int, check_unit_interval)
+from pymoo_fs._validation import (check_choice, check_int, check_positive_int,
+                                  check_unit_interval)
 from pymoo_fs.algorithms import swarm
 from pymoo_fs.algorithms.base import SwarmAlgorithm
+from pymoo_fs.algorithms.coefficients import PSOCoefficients
 from pymoo_fs.problems import repair_empty
 
 __all__ = ["CEPSOFL", "archive_insert", "fuzzy_states", "hamming_add", "hamming_table",
@@ -15,7 +16,7 @@ __all__ = ["CEPSOFL", "archive_insert", "fuzzy_states", "hamming_add", "hamming_
 _BREAKS = (0.80, 0.85, 0.97, 0.98)
 
 
-class CEPSOFL(SwarmAlgorithm):
+class CEPSOFL(PSOCoefficients, SwarmAlgorithm):
     """Compressed-encoding PSO with fuzzy learning for feature selection (CEPSO-FL, seed 004).
 
     The features are ranked by symmetric uncertainty with the class and grouped ``b = log2 N``
@@ -150,6 +151,8 @@ class CEPSOFL(SwarmAlgorithm):
     """
 
     n_objectives = 1
+    #: the inertia weight may be a range (drawn per particle or digit); c1, c2 are numbers
+    ranged_coefficients = ("w",)
 
     def __init__(self, pop_size=20, n_base=8, w=(0.4, 0.7), c1=1.0, c2=1.0, p_move=0.1,
                  archive_size=100, ranking="su", hysteresis=True, tie_state="higher",
@@ -162,9 +165,7 @@ class CEPSOFL(SwarmAlgorithm):
         if self.n_base & (self.n_base - 1) or self.n_base > 256:
             raise ValueError(f"n_base must be a power of two from 2 to 256, got {n_base!r}")
         self.bits = int(self.n_base).bit_length() - 1
-        self.w = check_coefficient("w", w)
-        self.c1 = check_coefficient("c1", c1, allow_range=False)
-        self.c2 = check_coefficient("c2", c2, allow_range=False)
+        self._set_coefficients(w=w, c1=c1, c2=c2)
         self.p_move = check_unit_interval("p_move", p_move)
         self.archive_size = check_positive_int("archive_size", archive_size)
         self.ranking = check_choice("ranking", ranking, ("su", "index"))

@@ -3,7 +3,7 @@
 import numpy as np
 from pymoo.core.population import Population
 
-from pymoo_fs._validation import check_choice, check_coefficient, check_positive_int
+from pymoo_fs._validation import check_choice, check_positive_int
 from pymoo_fs.algorithms import swarm
 from pymoo_fs.algorithms.base import ParticleSwarm
 from pymoo_fs.algorithms.soo.srtso import TargetSizeSearch
@@ -143,7 +143,7 @@ class SCTSOFS(ParticleSwarm):
         super().__init__(pop_size, w, c1, c2, vmax, threshold, inclusive_threshold=False,
                          initial_velocity=initial_velocity, random_coefficients="dimension",
                          reverse_velocity=False, pbest_rule=pbest_rule, **kwargs)
-        self.c3 = check_coefficient("c3", c1 if c3 is None else c3, allow_range=False)
+        self._set_coefficients(c3=c1 if c3 is None else c3)
         self.size_term = check_choice("size_term", size_term, ("literal", "centred"))
         self.binary = bool(binary)
         self.target_size = (None if target_size is None

@@ -2,7 +2,7 @@
 
 import math
 
-from pymoo_fs._validation import check_choice, check_coefficient, check_real
+from pymoo_fs._validation import check_choice, check_real
 from pymoo_fs.algorithms.soo.bpso import BPSO
 
 __all__ = ["UBPSO", "increasing_inertia"]
@@ -97,8 +97,7 @@ class UBPSO(BPSO):
             vmax = math.log(self.rho / (1.0 - self.rho))
         super().__init__(pop_size, w=w_min, c1=c1, c2=c2, vmax=6.0 if vmax is None else vmax,
                          pbest_rule=pbest_rule, fitness=fitness, **kwargs)
-        self.w_min = check_coefficient("w_min", w_min, allow_range=False)
-        self.w_max = check_coefficient("w_max", w_max, allow_range=False)
+        self._set_coefficients(w_min=w_min, w_max=w_max)
         if self.w_min > self.w_max:
             raise ValueError(f"w_min must not exceed w_max, got w_min={w_min!r}, "
                              f"w_max={w_max!r}")
