@@ -58,6 +58,17 @@ class FeatureSelectionAlgorithm(Algorithm):
     n_objectives : {1, 2, None}
         Class attribute: the number of objectives the algorithm handles (2 means "two or
         more"); None accepts any.
+    has_population : bool or None
+        Class attribute: whether ``pop_size`` sizes a population (True for every swarm,
+        False for SFS, SBS, SRTSO and PAES); None leaves it to the registry, which reads
+        whether the constructor takes ``pop_size``.
+    evaluations_per_generation : int or None
+        Class attribute: evaluations per generation when fixed and independent of
+        ``pop_size`` (PAES: 1, so comparisons budget it in evaluations); None otherwise.
+    registry_names : tuple of (str or RegistryName)
+        Class attribute, read from each class itself (not inherited): the names
+        :mod:`~pymoo_fs.algorithms.registry` registers it under (see
+        :mod:`~pymoo_fs.algorithms.metadata`); empty here.
     fitness : {"objective", "accuracy"}
         What the algorithm's comparisons minimise (see :meth:`_fitness`); ``"objective"``
         unless a single-objective subclass offers the switch.
@@ -91,6 +102,9 @@ class FeatureSelectionAlgorithm(Algorithm):
     """
 
     n_objectives = None
+    has_population = None
+    evaluations_per_generation = None
+    registry_names = ()
     fitness = "objective"
 
     def __init__(self, **kwargs):
@@ -298,6 +312,8 @@ class SwarmAlgorithm(FeatureSelectionAlgorithm):
     A subclass that moves only some particles (CSO's losers) returns their indices from
     :meth:`_move`; only those are evaluated and committed.
     """
+
+    has_population = True
 
     def __init__(self, pop_size, pbest_rule, fitness="objective", **kwargs):
         super().__init__(**kwargs)

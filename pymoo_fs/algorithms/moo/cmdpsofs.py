@@ -135,6 +135,7 @@ class CMDPSOFS(ParticleSwarm):
     (dtype('bool'), 2, 60)
     """
 
+    registry_names = ("CMDPSOFS",)
     n_objectives = 2
 
     def __init__(self, pop_size=30, w=0.7298, c1=1.49618, c2=1.49618, vmax=6.0, threshold=0.6,

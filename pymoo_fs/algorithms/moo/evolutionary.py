@@ -11,6 +11,7 @@ from pymoo.operators.selection.tournament import TournamentSelection
 from pymoo.operators.survival.rank_and_crowding import RankAndCrowding
 
 from pymoo_fs._validation import check_keywords, check_positive_int, check_unit_interval
+from pymoo_fs.algorithms.metadata import RegistryName, algorithm_factory
 from pymoo_fs.problems import NonEmptyRepair
 
 __all__ = ["configure_nsga2", "configure_spea2"]
@@ -41,6 +42,8 @@ def _operators(crossover_prob, mutation_rate):
     )
 
 
+@algorithm_factory(RegistryName("NSGA-II", aliases=("NSGA2", "NSGAII")), builds=NSGA2,
+                   n_objectives=2, has_population=True)
 def configure_nsga2(pop_size=30, crossover_prob=0.9, mutation_rate=None,
                     eliminate_duplicates=True, **kwargs):
     """pymoo's NSGA-II on bit strings, set up as in seed 003.
@@ -97,6 +100,7 @@ def configure_nsga2(pop_size=30, crossover_prob=0.9, mutation_rate=None,
                  **_operators(crossover_prob, mutation_rate), **kwargs)
 
 
+@algorithm_factory("SPEA2", builds=SPEA2, n_objectives=2, has_population=True)
 def configure_spea2(pop_size=30, crossover_prob=0.9, mutation_rate=None,
                     eliminate_duplicates=True, **kwargs):
     """pymoo's SPEA2 on bit strings, set up as in seed 003.

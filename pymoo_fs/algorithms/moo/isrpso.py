@@ -135,6 +135,8 @@ class ISRPSO(MOPSO):
     (1, 5)
     """
 
+    registry_names = ("ISRPSO",)
+
     def __init__(self, pop_size=30, w=0.7298, c1=1.49618, c2=1.49618, vmax=6.0, threshold=0.6,
                  pbest_rule="random_if_nd", random_coefficients="dimension", ls_every=5,
                  ls_batch=None, **kwargs):

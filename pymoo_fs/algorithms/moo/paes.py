@@ -7,6 +7,7 @@ from pymoo_fs._validation import check_int, check_positive_int, check_unit_inter
 from pymoo_fs import pareto
 from pymoo_fs.algorithms import archive
 from pymoo_fs.algorithms.base import FeatureSelectionAlgorithm
+from pymoo_fs.algorithms.metadata import algorithm_factory
 from pymoo_fs.problems import repair_empty
 
 __all__ = ["PAES", "configure_paes", "paes_step"]
@@ -93,6 +94,10 @@ class PAES(FeatureSelectionAlgorithm):
     (dtype('bool'), True, 60)
     """
 
+    #: (1+1): one current solution, one candidate evaluated per generation, so a comparison
+    #: with population algorithms gives PAES its budget in evaluations
+    has_population = False
+    evaluations_per_generation = 1
     n_objectives = 2
 
     def __init__(self, archive_size=100, bisections=5, mutation_rate=None, **kwargs):
@@ -200,14 +205,18 @@ def paes_step(F_archive, f_current, f_candidate, capacity, bisections):
     return bool(counts[cell_m] < counts[cell_c]), keep, added
 
 
+@algorithm_factory("PAES", builds=PAES)
 def configure_paes(pop_size=None, **kwargs):
     """:class:`PAES` for the registry, which passes every algorithm a ``pop_size``.
 
     Parameters
     ----------
     pop_size : int, optional
-        Ignored: (1+1)-PAES has one current solution. Give PAES a budget in evaluations
-        (``pymoo-fs compare`` gives it ``pop_size * generations``).
+        Checked, then ignored: (1+1)-PAES has one current solution. Give PAES a budget in
+        evaluations: it declares one evaluation per generation
+        (``PAES.evaluations_per_generation``), so
+        ``algorithm_info("PAES").matched_budget(pop_size, generations)`` is
+        ``("n_eval", pop_size * generations)``, what ``pymoo-fs compare`` gives it.
     **kwargs
         Arguments of :class:`PAES`.
 

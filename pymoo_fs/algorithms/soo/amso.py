@@ -156,6 +156,7 @@ class AMSO(VariableLengthSwarm):
     (dtype('bool'), (60,), True)
     """
 
+    registry_names = ("AMSO",)
     min_division_size = 2
     small_swarm = 30
 

@@ -82,6 +82,7 @@ class BPSO(PSOCoefficients, SwarmAlgorithm):
     (dtype('bool'), 50)
     """
 
+    registry_names = ("BPSO",)
     n_objectives = 1
 
     def __init__(self, pop_size=30, w=1.0, c1=2.0, c2=2.0, vmax=6.0,

@@ -7,6 +7,7 @@ from pymoo_fs._validation import (check_choice, check_int, check_positive_int,
 from pymoo_fs.algorithms import swarm
 from pymoo_fs.algorithms.base import SwarmAlgorithm
 from pymoo_fs.algorithms.coefficients import PSOCoefficients
+from pymoo_fs.algorithms.metadata import RegistryName
 from pymoo_fs.problems import repair_empty
 
 __all__ = ["CEPSOFL", "archive_insert", "fuzzy_states", "hamming_add", "hamming_table",
@@ -150,6 +151,7 @@ class CEPSOFL(PSOCoefficients, SwarmAlgorithm):
     (dtype('bool'), 60, (10, 20))
     """
 
+    registry_names = (RegistryName("CEPSO-FL", aliases=("CEPSOFL",)),)
     n_objectives = 1
     #: the inertia weight may be a range (drawn per particle or digit); c1, c2 are numbers
     ranged_coefficients = ("w",)

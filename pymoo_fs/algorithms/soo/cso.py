@@ -5,6 +5,7 @@ import numpy as np
 from pymoo_fs._validation import check_choice, check_int, check_real, check_unit_interval
 from pymoo_fs.algorithms import swarm
 from pymoo_fs.algorithms.base import SwarmAlgorithm
+from pymoo_fs.algorithms.metadata import RegistryName
 
 __all__ = ["CSO", "loser_update"]
 
@@ -105,6 +106,9 @@ class CSO(SwarmAlgorithm):
     50
     """
 
+    #: CSO(C) minimises the problem's objective, CSO(A) accuracy alone [S000 §IV-B]
+    registry_names = (RegistryName("CSO(C)", aliases=("CSO",), preset={"fitness": "objective"}),
+                      RegistryName("CSO(A)", preset={"fitness": "accuracy"}))
     n_objectives = 1
 
     def __init__(self, pop_size=30, phi=0.1, threshold=0.5, fitness="objective",

@@ -125,6 +125,7 @@ class FSIPSO(ParticleSwarm):
     ([12, 12, 12, 12, 12], 5)
     """
 
+    registry_names = ("FSIPSO",)
     n_objectives = 1
 
     def __init__(self, pop_size=30, n_phases=5, w=0.7298, c1=1.49618, c2=1.49618, vmax=0.6,

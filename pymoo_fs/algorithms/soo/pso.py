@@ -1,6 +1,7 @@
 """PSO(C): the standard continuous particle swarm for single-objective feature selection."""
 
 from pymoo_fs.algorithms.base import ParticleSwarm
+from pymoo_fs.algorithms.metadata import RegistryName
 
 __all__ = ["PSO"]
 
@@ -89,6 +90,7 @@ class PSO(ParticleSwarm):
     (dtype('bool'), (60,), 50)
     """
 
+    registry_names = (RegistryName("PSO", aliases=("PSO(C)",)),)
     n_objectives = 1
 
     def __init__(self, pop_size=30, w=0.7298, c1=1.49618, c2=1.49618, vmax=0.6, threshold=0.6,

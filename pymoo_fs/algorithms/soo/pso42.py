@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from pymoo_fs.algorithms.metadata import RegistryName
 from pymoo_fs.algorithms.soo.pso import PSO
 
 __all__ = ["PSO42", "mixed_initialisation"]
@@ -85,6 +86,8 @@ class PSO42(PSO):
     >>> res.pop.get("X").sum(axis=1).tolist()  # six small subsets, three of 30 to 60
     [1, 7, 8, 6, 7, 9, 46, 55, 59]
     """
+
+    registry_names = (RegistryName("PSO(4-2)", aliases=("PSO42", "PSO4-2")),)
 
     def __init__(self, pop_size=30, w=0.7298, c1=1.49618, c2=1.49618, vmax=4.0, threshold=0.6,
                  initial_velocity="uniform", pbest_rule="better_or_fewer", fitness="accuracy",

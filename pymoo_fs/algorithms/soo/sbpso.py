@@ -85,6 +85,7 @@ class SBPSO(SwarmAlgorithm):
     (dtype('bool'), 50, 1.0)
     """
 
+    registry_names = ("SBPSO",)
     n_objectives = 1
 
     def __init__(self, pop_size=30, i_m=0.25, i_p=0.25, i_g=0.5, stickiness_steps=50,

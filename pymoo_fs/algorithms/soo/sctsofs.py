@@ -133,6 +133,7 @@ class SCTSOFS(ParticleSwarm):
     (True, True)
     """
 
+    registry_names = ("SCTSOFS",)
     n_objectives = 1
 
     def __init__(self, pop_size=10, w=0.7298, c1=1.49618, c2=1.49618, c3=None, vmax=6.0,

@@ -82,6 +82,8 @@ class SequentialSelection(FeatureSelectionAlgorithm):
     doi:10.1109/CEC45853.2021.9504949.
     """
 
+    #: one current subset, no population: the registry's ``pop_size`` is not passed
+    has_population = False
     n_objectives = 1
 
     def __init__(self, direction, fitness="accuracy", **kwargs):
@@ -198,6 +200,8 @@ class SFS(SequentialSelection):
     (2, True)
     """
 
+    registry_names = ("SFS",)
+
     def __init__(self, fitness="accuracy", **kwargs):
         super().__init__("forward", fitness=fitness, **kwargs)
 
@@ -229,6 +233,8 @@ class SBS(SequentialSelection):
     >>> int(res.X.sum()) < 60, res.algorithm.exhausted_
     (True, True)
     """
+
+    registry_names = ("SBS",)
 
     def __init__(self, fitness="accuracy", **kwargs):
         super().__init__("backward", fitness=fitness, **kwargs)

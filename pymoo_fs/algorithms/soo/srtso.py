@@ -277,6 +277,9 @@ class SRTSO(FeatureSelectionAlgorithm):
     (True, True, 100)
     """
 
+    registry_names = ("SRTSO",)
+    #: the subsets of a generation are drawn per candidate size, not a population
+    has_population = False
     n_objectives = 1
 
     def __init__(self, max_iterations=2, n_sizes=30, n_subsets=10, range_ratio=0.3,

@@ -86,6 +86,8 @@ class UBPSO(BPSO):
     (0.85, 2.1972)
     """
 
+    registry_names = ("UBPSO",)
+
     def __init__(self, pop_size=30, w_min=0.4, w_max=1.0, rho=0.9, rho_mode="vmax", vmax=None,
                  c1=2.0, c2=2.0, pbest_rule="better", fitness="objective", **kwargs):
         self.rho = check_real("rho", rho, low=0.5, high=1.0, low_open=True, high_open=True)

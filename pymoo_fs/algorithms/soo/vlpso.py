@@ -121,6 +121,7 @@ class VLPSO(VariableLengthSwarm):
     (dtype('bool'), 120)
     """
 
+    registry_names = ("VLPSO",)
     min_division_size = 1
     small_swarm = 100
 
