@@ -10,7 +10,8 @@ with members, binary tournaments for leaders, PAES's adaptive grid). :func:`domi
 import numpy as np
 from pymoo.core.population import Population
 
-from pymoo_fs.pareto import crowding_distance, dominates, nondominated_union, truncate_by_crowding
+from pymoo_fs.pareto import (crowding_distance, dominates, nondominated_union, same,
+                             truncate_by_crowding)
 
 __all__ = ["crowding_tournament", "distance_tournament", "dominates", "grid_archive_add",
            "grid_cells", "merge_archive", "nondominated_union", "refuses",
@@ -202,7 +203,8 @@ def grid_archive_add(F, f, capacity, bisections):
 
 
 def refuses(F, f):
-    """Whether an archive ``F`` (n, m) refuses ``f`` (m,): a member dominates or equals it."""
+    """Whether an archive ``F`` (n, m) refuses ``f`` (m,): a member dominates or equals it
+    (both on :func:`pymoo_fs.pareto.on_grid` values)."""
     if F.shape[0] == 0:
         return False
-    return bool(np.any(dominates(F, f[None, :])) or np.any(np.all(F == f, axis=1)))
+    return bool(np.any(dominates(F, f[None, :])) or np.any(same(F, f[None, :])))

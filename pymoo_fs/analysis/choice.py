@@ -11,10 +11,9 @@ import numbers
 import numpy as np
 
 from pymoo_fs._validation import check_int, check_real
+from pymoo_fs.pareto import on_grid
 
 __all__ = ["SELECTION_RULES", "choose_from_front", "knee_index"]
-
-_ROUNDING = 1e-12
 
 #: the named rules of :func:`choose_from_front` (an int feature budget is the fourth rule)
 SELECTION_RULES = ("knee", "min_error", "within_tol")
@@ -37,16 +36,18 @@ def choose_from_front(error, n_features, rule="knee", tol=0.01):
             line joining the front's two extremes, in coordinates normalised to the front's
             ranges. Ties: lower error, then fewer features.
         ``"min_error"``
-            The lowest error. Ties: fewer features; an error within ``1e-12`` of the lowest
-            counts as a tie, since cross-validated means of the same number of mistakes can
-            differ in their last bits (seen on Sonar: 10 and 11 features, errors 4 ulp apart).
+            The lowest error. Ties: fewer features; errors are compared on the grid of
+            :func:`pymoo_fs.pareto.on_grid` (40 significant bits), as everywhere a front is
+            built, so cross-validated means of the same number of mistakes that differ in
+            their last bits tie.
         ``"within_tol"``
             The fewest features among the subsets whose error is at most
-            ``min(error) + tol`` (plus ``1e-12``, so that an error exactly ``tol`` above the
-            best is not lost to rounding). Ties: lower error.
+            ``min(error) + tol``, compared on the grid of :func:`pymoo_fs.pareto.on_grid` (so
+            that an error exactly ``tol`` above the best is not lost to rounding). Ties: lower
+            error.
         int ``k >= 1``
             A feature budget: the lowest error among the subsets with at most ``k`` features.
-            Ties: fewer features. Raises ``ValueError`` when every subset has more than ``k``.
+            Ties (on the grid): fewer features. Raises ``ValueError`` when every subset has more than ``k``.
     tol : float, default=0.01
         Absolute error tolerance of ``"within_tol"`` (0.01 is one percentage point of error),
         ``>= 0``; unused by the other rules.
@@ -85,7 +86,7 @@ def choose_from_front(error, n_features, rule="knee", tol=0.01):
             return knee_index(error, n_features)
         if rule in ("min_error", "within_tol"):
             tol = 0.0 if rule == "min_error" else check_real("tol", tol, low=0.0)
-            near = np.flatnonzero(error <= error.min() + tol + _ROUNDING)
+            near = np.flatnonzero(on_grid(error) <= on_grid(error.min() + tol))
             return int(near[np.lexsort((error[near], n_features[near]))[0]])
     elif isinstance(rule, numbers.Integral) and not isinstance(rule, (bool, np.bool_)):
         k = check_int("select", rule, low=1)
@@ -93,7 +94,7 @@ def choose_from_front(error, n_features, rule="knee", tol=0.01):
         if fits.size == 0:
             raise ValueError(f"no subset on the front has at most select={k} features; the "
                              f"smallest has {int(n_features.min())}")
-        return int(fits[np.lexsort((n_features[fits], error[fits]))[0]])
+        return int(fits[np.lexsort((n_features[fits], on_grid(error[fits])))[0]])
     raise ValueError(f"rule must be one of {SELECTION_RULES} or an int feature budget >= 1, "
                      f"got {rule!r}")
 

@@ -59,8 +59,9 @@ def nondominated(F, return_index=False):
     -------
     N : ndarray of float64, shape (k, n_obj)
         The rows of ``F`` that no other row dominates (Pareto dominance: no worse in every
-        objective, strictly better in at least one). Rows with identical objective vectors are
-        kept once (their first occurrence in ``F``). Rows are sorted lexicographically: by the
+        objective, strictly better in at least one, on :func:`pymoo_fs.pareto.on_grid`
+        values). Rows with equal objective vectors are kept once (their first occurrence in
+        ``F``). Rows are sorted lexicographically: by the
         first objective ascending, ties by the second, and so on; for a bi-objective front
         this is ascending first objective and descending second. An empty ``F`` of shape
         (0, n_obj) gives an empty (0, n_obj) array.
@@ -74,9 +75,11 @@ def nondominated(F, return_index=False):
 
     Notes
     -----
-    The filter is the archives' own, :func:`pymoo_fs.algorithms.archive.nondominated_union`
-    (pymoo's fast non-dominated sort, exact comparisons, first occurrence of each distinct
-    vector kept); this function validates the input and sorts the result.
+    The filter is the archives' own, :func:`pymoo_fs.pareto.nondominated_union` (pymoo's
+    fast non-dominated sort on objectives compared on the grid of
+    :func:`pymoo_fs.pareto.on_grid`, first occurrence of each distinct vector kept), so the
+    hypervolume and IGD of a front never count a point dominated only up to rounding; this
+    function validates the input and sorts the result.
 
     References
     ----------

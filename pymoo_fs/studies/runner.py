@@ -15,6 +15,7 @@ import numpy as np
 from pymoo.optimize import minimize
 
 from pymoo_fs.analysis import hypervolume
+from pymoo_fs.pareto import dominated_rows
 from pymoo_fs.seeds import run_seed
 from pymoo_fs.studies.protocols import (load_dataset_cached, make_problem, outer_splits,
                                        prepare_split)
@@ -130,7 +131,10 @@ def execute_run(spec, key, n_threads=None, callback=None):
     Returns
     -------
     record : dict
-        Plain JSON values: ``features`` (selected indices of every returned mask),
+        Plain JSON values: ``features`` (selected indices of every returned mask; for two
+        objectives, the returned masks that no other returned mask dominates on the grid of
+        :func:`pymoo_fs.pareto.on_grid`, so pymoo's NSGA-II and SPEA2, whose result filter
+        compares exact floats, return the same kind of front as the swarms' archives),
         ``F_train``/``F_test`` (objectives on inner CV and on the test part), ``score_train``/
         ``score_test`` (the classifier's score of each mask), ``n_eval`` (pymoo's count),
         ``n_evaluations``/``n_cache_hits`` (the evaluator's), ``n_gen``, ``trace`` (per
@@ -158,6 +162,9 @@ def execute_run(spec, key, n_threads=None, callback=None):
                                                               (computed, hits)))
         masks = np.atleast_2d(np.asarray(res.X, dtype=bool))
         F_train = np.atleast_2d(res.F)
+        if problem.n_obj > 1:  # pymoo's own result filter compares exact floats
+            front = ~dominated_rows(F_train)
+            masks, F_train = masks[front], F_train[front]
         F_test = problem.holdout_objectives(masks)
         score_train = problem.score(masks)
         score_test = problem.holdout_score(masks)
