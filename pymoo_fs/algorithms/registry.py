@@ -42,7 +42,7 @@ BUILTIN = (
     PSO,
     FSIPSO, PSO42, CSO, BPSO, UBPSO, SBPSO, SFS, SBS,  # seed 000: FSIPSO, baselines, Weka
     AMSO, VLPSO,  # seed 001
-    SCTSOFS,  # seed 002
+    SCTSOFS, SRTSO,  # seed 002
     CEPSOFL,  # seed 004
 )
 

@@ -169,15 +169,16 @@ def test_pop_and_history_move(name, factory, n_obj, weighted, biobjective):
     problem = _problem(n_obj, weighted, biobjective)
     res = minimize(problem, factory(), ("n_gen", 6), seed=4, save_history=True)
     history = res.history
-    if getattr(res.algorithm, "exhausted_", False):  # a greedy search that stopped by itself
-        assert 4 <= len(history) <= 6
+    if getattr(res.algorithm, "exhausted_", False):  # a search that stopped by itself
+        # SRTSO is seed 002's two iterations (I = 2), the greedy searches step on
+        assert (2 if name == "SRTSO" else 4) <= len(history) <= 6
     else:
         assert len(history) == 6
     first, last = history[0].pop.get("X"), res.pop.get("X")
     assert not np.array_equal(first, last), "res.pop is still the initial population"
     moved = [not np.array_equal(a.pop.get("X"), b.pop.get("X"))
              for a, b in zip(history[:-1], history[1:])]
-    assert sum(moved) >= 3
+    assert sum(moved) >= min(3, len(history) - 1)
     np.testing.assert_array_equal(history[-1].pop.get("F"), res.pop.get("F"))
     F = res.pop.get("F")
     np.testing.assert_allclose(problem.evaluate(res.pop.get("X")), F)
@@ -234,7 +235,11 @@ def test_tell_without_ask_is_refused(weighted):
 def test_every_termination_works(name, factory, n_obj, weighted, biobjective):
     problem = _problem(n_obj, weighted, biobjective)
     res = minimize(problem, factory(), ("n_gen", 3), seed=0)
-    assert res.algorithm.n_gen - 1 == 3  # pymoo counts on past the last generation
+    # pymoo counts on past the last generation; a search may stop by itself before
+    if getattr(res.algorithm, "exhausted_", False):
+        assert 2 <= res.algorithm.n_gen - 1 <= 3
+    else:
+        assert res.algorithm.n_gen - 1 == 3
     res = minimize(problem, factory(), ("n_eval", 40), seed=0)
     n_eval = res.algorithm.evaluator.n_eval
     assert 40 <= n_eval < 40 + 6 + 6  # one generation (and a local search) may overshoot
@@ -275,8 +280,8 @@ def test_evaluations_left_looks_inside_a_termination_collection(biobjective):
 def test_unknown_keyword_raises_type_error(name):
     with pytest.raises(TypeError, match="unexpected keyword argument 'popsize'"):
         make_algorithm(name, popsize=10)
-    with pytest.raises(TypeError, match="'max_iterations'"):
-        make_algorithm(name, max_iterations=10)
+    with pytest.raises(TypeError, match="'max_iter'"):  # scikit-learn's spelling
+        make_algorithm(name, max_iter=10)
 
 
 def test_pymoo_keywords_pass_through(weighted):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from pymoo.optimize import minimize
 
-from pymoo_fs.algorithms import (CSO, PAES, PSO, SFS, AlgorithmInfo, RegistryName,
+from pymoo_fs.algorithms import (CSO, PAES, PSO, SFS, SRTSO, AlgorithmInfo, RegistryName,
                                  algorithm_factory, algorithm_info, algorithm_names,
                                  algorithm_reference, canonical_name, make_algorithm,
                                  n_objectives, register, unregister)
@@ -109,6 +109,15 @@ def test_variants_of_one_class_differ_by_their_preset():
     with pytest.raises(TypeError, match=r"CSO\(A\) got multiple values for keyword argument "
                                         r"'fitness'"):
         make_algorithm("CSO(A)", fitness="objective")
+
+
+def test_srtso_can_be_named_and_runs_standalone(problem):
+    assert algorithm_names(1)[-3:] == ["SCTSOFS", "SRTSO", "CEPSO-FL"]
+    info = algorithm_info("srtso")
+    assert info.factory is SRTSO and not info.has_population and info.n_objectives == 1
+    res = minimize(problem, make_algorithm("SRTSO", pop_size=99, n_sizes=4, n_subsets=2),
+                   seed=0)
+    assert res.algorithm.exhausted_ and int(res.X.sum()) == res.algorithm.target_size_
 
 
 def test_pop_size_reaches_only_factories_that_take_it():

@@ -258,6 +258,12 @@ class SRTSO(FeatureSelectionAlgorithm):
     ``res.F``) is the best subset of size ``T``; an ``("n_eval", N)`` budget cuts the last
     iteration and stops the search.
 
+    A complete feature-selection algorithm on its own (seed 002 runs it as SCTSOFS's first
+    phase, :class:`~pymoo_fs.algorithms.SCTSOFS`), registered as ``"SRTSO"``: it has no
+    population (``make_algorithm("SRTSO", pop_size=...)`` does not pass ``pop_size``), and it
+    ends by itself after at most ``max_iterations`` generations, usually before a study's
+    generation budget.
+
     References
     ----------
     T. Butler-Yeoman, B. Xue, M. Zhang, "Particle swarm optimisation for feature selection: a
