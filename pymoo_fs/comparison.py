@@ -25,21 +25,18 @@ from pathlib import Path
 
 from pymoo_fs._files import commit_files, csv_text
 from pymoo_fs._validation import check_int, check_seed
-from pymoo_fs.algorithms.registry import canonical_name, n_objectives
+from pymoo_fs.algorithms.registry import algorithm_info, canonical_name, n_objectives
 from pymoo_fs.problems.objectives import make_objective, objective_names
 from pymoo_fs.studies import AlgorithmSpec, Budget, Protocol, StudySpec, StudySpecError
 from pymoo_fs.studies.report import (front_table, fronts_figure, load_results, run_table,
                                      summary_tables, text_table, write_report)
 from pymoo_fs.studies.runner import check_study, plan_runs, run_study
 
-__all__ = ["DEFAULT_ALGORITHMS", "EVALUATION_BUDGETED", "FRONT_COLUMNS", "RESULT_COLUMNS",
+__all__ = ["DEFAULT_ALGORITHMS", "FRONT_COLUMNS", "RESULT_COLUMNS",
            "SUBSET_COLUMNS", "Comparison", "compare", "compare_spec", "format_table",
            "run_comparison", "write_comparison"]
 
 DEFAULT_ALGORITHMS = ("ISRPSO", "MOPSO", "CMDPSOFS", "NSGA-II")
-#: algorithms that evaluate one solution per generation; a comparison gives them
-#: ``pop_size * generations`` evaluations, the budget of the population-based ones
-EVALUATION_BUDGETED = ("PAES",)
 
 RESULT_COLUMNS = ("algorithm", "run", "hv_train", "igd_train", "hv_test", "igd_test", "n_eval",
                   "seconds", "front_size")
@@ -196,10 +193,11 @@ def _suitable(n_obj):
 
 
 def _budget_of(name, pop_size, generations):
-    """The budget of one algorithm when it differs from the study's generations."""
-    if name in EVALUATION_BUDGETED:
-        return Budget(n_eval=pop_size * generations)
-    return None
+    """The budget of one algorithm when it differs from the study's generations: the
+    algorithm's own matched budget (PAES, one evaluation per generation: ``pop_size *
+    generations`` evaluations; :meth:`~pymoo_fs.algorithms.metadata.AlgorithmInfo.matched_budget`)."""
+    key, value = algorithm_info(name).matched_budget(pop_size, generations)
+    return None if key == "n_gen" else Budget(**{key: value})
 
 
 def _reject_duplicates(given, names):

@@ -32,7 +32,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pymoo_fs._validation import check_seed
-from pymoo_fs.algorithms.registry import canonical_name, make_algorithm, n_objectives
+from pymoo_fs.algorithms.registry import (BUILTIN, algorithm_info, algorithm_reference,
+                                          canonical_name, make_algorithm, n_objectives)
 from pymoo_fs.problems.objectives import (FitBObjective, FitEObjective, ParetoObjective,
                                           WeightedObjective, make_objective,
                                           objective_names)
@@ -300,30 +301,47 @@ class AlgorithmSpec:
     Parameters
     ----------
     name : str
-        A registry name (:func:`pymoo_fs.algorithms.algorithm_names`); stored canonical.
+        A registry name (:func:`pymoo_fs.algorithms.algorithm_names`, including a user's own
+        added by :func:`pymoo_fs.algorithms.register`) or an importable reference
+        ``"package.module:Class"``; stored canonical.
     params : dict, optional
         Constructor arguments, e.g. ``{"pop_size": 30}``.
     label : str, optional
-        The name in results and tables (default: the canonical name); unique within a study,
-        so one algorithm can appear twice with different parameters.
+        The name in results and tables (default: the canonical name; for a reference, its
+        class name); unique within a study, so one algorithm can appear twice with different
+        parameters.
     budget : Budget, optional
         Overrides the study's budget for this algorithm (e.g. PAES's 3,000 evaluations).
+
+    Attributes
+    ----------
+    reference : str or None
+        For an algorithm that is not one of pymoo-fs's own: the
+        :func:`~pymoo_fs.algorithms.algorithm_reference` that worker processes (joblib, Dask),
+        where a name registered at run time is unknown, build it from.
 
     Raises
     ------
     ValueError
-        For an unknown algorithm name.
+        For an unknown algorithm name, or a user's algorithm that another process could not
+        import (defined in ``__main__`` or inside a function).
     """
 
     name: str
     params: dict = field(default_factory=dict)
     label: str = None
     budget: Budget = None
+    reference: str = field(default=None, compare=False)
 
     def __post_init__(self):
-        object.__setattr__(self, "name", canonical_name(self.name))
+        name = canonical_name(self.name) if self.reference is None else self.name
+        object.__setattr__(self, "name", name)
+        if (self.reference is None and ":" not in name
+                and algorithm_info(name).factory not in BUILTIN):
+            object.__setattr__(self, "reference", algorithm_reference(name))
         if self.label is None:
-            object.__setattr__(self, "label", self.name)
+            label = name.partition(":")[2].replace("@", "-") if ":" in name else name
+            object.__setattr__(self, "label", label)
         if not isinstance(self.label, str) or not re.fullmatch(r"[A-Za-z0-9_.()+-]+",
                                                                self.label):
             raise ValueError(f"label must be letters, digits and _.()+- only, got "
@@ -331,8 +349,22 @@ class AlgorithmSpec:
         object.__setattr__(self, "params", dict(self.params))
 
     def make(self):
-        """A fresh, configured algorithm (raises as the algorithm's constructor does)."""
+        """A fresh, configured algorithm (raises as the algorithm's constructor does); in a
+        process where a user's name is not registered, built from :attr:`reference`."""
+        if self.reference is not None:
+            try:
+                canonical_name(self.name)
+            except ValueError:
+                return make_algorithm(self.reference, **self.params)
         return make_algorithm(self.name, **self.params)
+
+    def as_dict(self):
+        """dict: what ``study.json`` stores of it (``reference`` only for a user's algorithm)."""
+        out = {"name": self.name, "label": self.label, "params": self.params,
+               "budget": None if self.budget is None else self.budget.as_dict()}
+        if self.reference is not None:
+            out["reference"] = self.reference
+        return out
 
 
 @dataclass(frozen=True)
@@ -434,9 +466,7 @@ class StudySpec:
             "datasets": list(self.datasets), "data_dir": self.data_dir,
             "reference": self.reference_label, "budget": self.budget.as_dict(),
             "protocol": self.protocol.as_dict(),
-            "algorithms": [{"name": a.name, "label": a.label, "params": a.params,
-                            "budget": None if a.budget is None else a.budget.as_dict()}
-                           for a in self.algorithms],
+            "algorithms": [a.as_dict() for a in self.algorithms],
         }
 
     def validate(self):

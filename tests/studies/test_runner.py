@@ -177,3 +177,29 @@ def test_a_killed_study_resumes_to_byte_identical_run_files(done, tmp_path):
 
 def _stored(out):
     return sorted((Path(out) / "runs").rglob("*.json")) if (Path(out) / "runs").exists() else []
+
+
+def test_a_users_algorithm_runs_in_a_study_by_name_and_by_reference(tmp_path):
+    """Registered at run time in this process only, it still runs in loky workers (they build
+    it from its reference); given as "module:Class" it needs no registration at all."""
+    from pymoo_fs.algorithms import register, unregister
+    from pymoo_fs.studies import AlgorithmSpec, Budget, StudySpec
+    from tests.algorithms.user_algorithms import RandomSearch
+
+    register(RandomSearch, "RANDOM-SEARCH")
+    try:
+        by_name = AlgorithmSpec("random-search", {"pop_size": 4})
+        assert by_name.reference == "tests.algorithms.user_algorithms:RandomSearch"
+        by_ref = AlgorithmSpec("tests.algorithms.user_algorithms:RandomSearch",
+                               {"pop_size": 4, "density": 0.2})
+        assert (by_name.label, by_ref.label) == ("RANDOM-SEARCH", "RandomSearch")
+        spec = StudySpec(name="users", algorithms=[by_name, by_ref], datasets=["sonar"],
+                         runs=2, budget=Budget(n_gen=3), protocol="S000")
+        one = run_study(spec, tmp_path / "one", progress=False)
+        two = run_study(spec, tmp_path / "two", n_jobs=2, progress=False)
+        stored = json.loads((tmp_path / "two" / "study.json").read_text())
+        assert [a.get("reference") for a in stored["algorithms"]] == [by_name.reference, None]
+    finally:
+        unregister("RANDOM-SEARCH")
+    assert len(one.finished()) == len(two.finished()) == 4
+    _same_run_files(tmp_path / "one", tmp_path / "two")
