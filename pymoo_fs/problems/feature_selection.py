@@ -167,6 +167,24 @@ class FeatureSelectionProblem(Problem):
         evaluator = make_evaluator(X, y, estimator, **options)
         return cls(evaluator, X_test=X_test, y_test=y_test, **problem_options)
 
+    def __deepcopy__(self, memo):
+        """The problem itself: a deep copy shares the problem, its evaluator and its cache.
+
+        pymoo deep-copies the algorithm, which holds the problem, after every generation of
+        ``minimize(..., save_history=True)`` (and once for ``copy_algorithm=True``). A problem
+        is a fixed description of the search (training data, folds, test set) and its
+        evaluator's cache and kept Gram matrices only remember work done, so every copy shares
+        them: a history entry holds the algorithm's state, not another evaluator (on Musk1 the
+        evaluator, its cache and kept matrices are tens of MB).
+
+        Returns
+        -------
+        problem : FeatureSelectionProblem
+            ``self``.
+        """
+        memo[id(self)] = self
+        return self
+
     # ------------------------------------------------------------------ evaluation
     def _evaluate(self, x, out, *args, **kwargs):
         masks = as_masks(x, self.n_var)
