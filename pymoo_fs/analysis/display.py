@@ -1,8 +1,10 @@
-"""The Pareto front of a fitted feature selector, as a scikit-learn style display.
+"""The Pareto front of a fitted feature selector, as a scikit-learn display.
 
-Drawn through matplotlib's object-oriented API: without an ``ax`` the display builds its own
-:class:`matplotlib.figure.Figure` on the Agg canvas, so it never opens a window, never
-registers a figure with ``pyplot`` and never changes the backend.
+It behaves as scikit-learn's displays (:class:`sklearn.metrics.RocCurveDisplay`): without an
+``ax`` it draws on a new pyplot figure, which becomes pyplot's current figure, so
+``plt.savefig`` saves it, ``plt.show`` shows it and a notebook displays it; with an ``ax`` it
+draws there and creates nothing. (The report's figures, :func:`pymoo_fs.analysis.plot_fronts`
+and the others, are built off pyplot instead, on the Agg canvas.)
 """
 
 import numbers
@@ -49,7 +51,9 @@ class ParetoFrontDisplay:
     all_features_ : matplotlib.lines.Line2D or None
         The dashed all-features line.
     ax_ : matplotlib.axes.Axes
+        The axes drawn on.
     figure_ : matplotlib.figure.Figure
+        Its figure (a pyplot figure unless ``ax`` was given).
 
     Raises
     ------
@@ -67,6 +71,10 @@ class ParetoFrontDisplay:
     [[3.0, 0.18]]
     >>> display.ax_.get_xlabel()
     'Number of features selected'
+    >>> import matplotlib.pyplot as plt
+    >>> plt.gcf() is display.figure_  # pyplot's current figure: plt.savefig saves it
+    True
+    >>> plt.close(display.figure_)
     """
 
     def __init__(self, *, error, n_features, chosen_index=None, all_features_error=None,
@@ -90,7 +98,8 @@ class ParetoFrontDisplay:
             ``"n_features"``), ``chosen_index_``, ``all_features_error_`` and
             ``n_features_in_``.
         ax : matplotlib.axes.Axes, optional
-            Where to draw; default a new figure (not registered with ``pyplot``).
+            Where to draw; default a new pyplot figure (``plt.subplots()``, as scikit-learn's
+            displays do), which becomes pyplot's current figure.
         name : str, optional
             Legend label of the front; default the class name, with the algorithm's name in
             parentheses when the estimator has ``algorithm_name_``.
@@ -125,6 +134,8 @@ class ParetoFrontDisplay:
         >>> display.ax_.get_legend_handles_labels()[1]
         ['SwarmFeatureSelector (ISRPSO)', 'chosen (within_tol): ... features, error 0...',
          'all 60 features: error 0...']
+        >>> import matplotlib.pyplot as plt
+        >>> plt.close(display.figure_)
         """
         check_is_fitted(estimator, ["pareto_front_", "chosen_index_"])
         if name is None:
@@ -146,7 +157,8 @@ class ParetoFrontDisplay:
         Parameters
         ----------
         ax : matplotlib.axes.Axes, optional
-            Where to draw; default a new 6 x 4.5 inch figure on the Agg canvas.
+            Where to draw; default a new pyplot figure (``plt.subplots()``, pyplot's current
+            figure afterwards, so ``plt.savefig`` saves it), as scikit-learn's displays do.
         front_kw, chosen_kw, all_features_kw : dict, optional
             Keyword arguments for ``ax.plot`` of the front, of the chosen ring and of the
             all-features line, overriding the defaults.
@@ -164,12 +176,9 @@ class ParetoFrontDisplay:
         """
         error, sizes = self._check()
         if ax is None:
-            from matplotlib.backends.backend_agg import FigureCanvasAgg
-            from matplotlib.figure import Figure
+            import matplotlib.pyplot as plt
 
-            figure = Figure(figsize=(6.0, 4.5), layout="constrained")
-            FigureCanvasAgg(figure)
-            ax = figure.subplots()
+            _, ax = plt.subplots(layout="constrained")
         order = np.lexsort((error, sizes))
         style = {"drawstyle": "steps-post", "marker": "o", "markersize": 5, "color": "C0",
                  "label": self.name or "Pareto front"}
