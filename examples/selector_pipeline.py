@@ -1,8 +1,9 @@
 """Swarm feature selection inside a scikit-learn Pipeline, tuned by GridSearchCV, on Sonar.
 
 The selector searches feature subsets of the training folds (KNN-5 error under inner 5-fold
-cross-validation against the number of features, ISRPSO), picks one subset from the Pareto
-front, and the pipeline's KNN is trained on it. GridSearchCV chooses the picking rule by the
+cross-validation against the number of features; by default ISRPSO, Nguyen et al., Soft
+Computing 2016, with ``n_gen * pop_size`` evaluations), picks one subset from the Pareto front,
+and the pipeline's KNN is trained on it. GridSearchCV chooses the picking rule by the
 outer cross-validated accuracy; the selected subset is then scored on a held-out test set.
 
 Run: ``python examples/selector_pipeline.py`` (a few seconds: 10 generations of 16 particles),
@@ -44,15 +45,18 @@ def main(n_gen=10, pop_size=16, figure=None):
           f"{selector.support_.sum()} of {selector.n_features_in_} features, "
           f"test accuracy {search.score(X_test, y_test):.3f} (all features: "
           f"{baseline.fit(X_train, y_train).score(X_test, y_test):.3f})")
-    print(f"front of the refitted selector ({selector.n_evaluations_} evaluations):")
+    print(f"front of the refitted selector ({selector.n_evaluations_} evaluations; one row per "
+          f"subset, pandas.DataFrame(selector.pareto_front_) is this table):")
     print("n_features  inner-CV error")
-    for k, error in zip(front["n_features"], front["error"]):
-        mark = "  <- chosen" if k == selector.support_.sum() else ""
-        print(f"{k:10d}  {error:14.4f}{mark}")
+    for k, error, chosen in zip(front["n_features"], front["error"], front["chosen"]):
+        print(f"{k:10d}  {error:14.4f}{'  <- chosen' if chosen else ''}")
     if figure is not None:
-        display = ParetoFrontDisplay.from_estimator(selector)
-        display.ax_.set_title("Sonar: SwarmFeatureSelector in a Pipeline")
-        display.figure_.savefig(figure, dpi=150)
+        import matplotlib.pyplot as plt
+
+        ParetoFrontDisplay.from_estimator(selector)  # on a new current pyplot figure
+        plt.title("Sonar: SwarmFeatureSelector in a Pipeline")
+        plt.savefig(figure, dpi=150)
+        plt.close()
         print(f"wrote {figure}")
     return search
 

@@ -41,8 +41,9 @@ from pymoo_fs.seeds import run_seed
 __all__ = ["DEFAULT_ALGORITHMS", "ParetoFrontDisplay", "SwarmFeatureSelector"]
 
 #: the algorithm used when ``algorithm=None``, by objective: the best swarm available for each
-#: (ISRPSO: seed 003's local search on the archive; measured against MOPSO, CMDPSOFS and
-#: NSGA-II in ``benchmarks/RESULTS.md``).
+#: (ISRPSO: Nguyen et al.'s local search on the archive, Soft Computing 2016; measured against
+#: MOPSO, CMDPSOFS and NSGA-II in ``benchmarks/RESULTS.md``). With ``max_evals="auto"`` it gets
+#: ``n_gen * pop_size`` evaluations, its local search included.
 DEFAULT_ALGORITHMS = {"pareto": "ISRPSO", "weighted": "PSO", "fite": "PSO"}
 
 _DEFAULT_POP_SIZE = 30
@@ -71,11 +72,12 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         ``"FSIPSO"``, ... for ``"weighted"``), or a configured, unused pymoo ``Algorithm``
         instance (copied before the run; its termination, seed and callback are replaced by
         this selector's). None is :data:`DEFAULT_ALGORITHMS` ``[objective]``: ISRPSO for
-        ``"pareto"``, PSO for ``"weighted"``. ISRPSO's local search spends evaluations beyond
-        ``pop_size * n_gen`` (on Musk1 with the defaults: 58,576 evaluations, 47 s, against
-        3,000 and 3.4 s for CMDPSOFS, with a front reaching 1 feature instead of 27;
-        ``benchmarks/selector_fit.py``); with a slow ``estimator`` every one of them is a
-        ``cross_val_score``, so pass ``algorithm="CMDPSOFS"`` or a ``max_evals`` budget there.
+        ``"pareto"``, PSO for ``"weighted"``, bounded by ``max_evals="auto"``. ISRPSO given by
+        name or instance is not bounded by ``n_gen`` alone: its local search spends evaluations
+        beyond ``pop_size * n_gen`` (on Musk1 with ``n_gen=100, pop_size=30``: 58,576
+        evaluations, 47 s, against 3,000 and 3.4 s for CMDPSOFS, with a front reaching 1
+        feature instead of 27; ``benchmarks/selector_fit.py``), and with a slow ``estimator``
+        every one of them is a ``cross_val_score``: give it a ``max_evals``.
     objective : {"pareto", "weighted", "fite"}, default="pareto"
         ``"pareto"`` minimises (error, fraction of features selected) together
         (:class:`~pymoo_fs.problems.BiObjectiveFeatureSelection`); ``"weighted"`` minimises
@@ -100,9 +102,15 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         Budget: number of generations, the initial swarm included (``n_gen * pop_size``
         evaluations for a swarm that evaluates every particle once per generation) [S003: 100
         iterations].
-    max_evals : int or None, default=None
+    max_evals : int, "auto" or None, default="auto"
         Budget: number of subset evaluations. The search stops after the first generation that
-        reaches it, so it may exceed it by less than one generation.
+        reaches it, so it may exceed it by less than one generation. ``"auto"`` bounds the
+        default algorithm (``algorithm=None``) by ``n_gen * pop_size`` evaluations, what a
+        swarm that evaluates each particle once per generation spends in ``n_gen``
+        generations, so the default search costs what ``n_gen`` says (3,000 evaluations with
+        the defaults; ISRPSO's local search counts in them); for an algorithm given by name
+        or instance, and without ``n_gen``, ``"auto"`` sets no evaluation bound. None: no
+        evaluation bound.
     max_time : float or None, default=None
         Budget: seconds of search (wall clock); a time budget makes the result depend on the
         machine's speed. The search stops at the first budget reached; at least one must be
@@ -119,8 +127,8 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
     tol : float, default=0.01
         Error tolerance of ``select="within_tol"``, ``>= 0``.
     n_jobs : int, default=None
-        Parallel evaluation: threads on the KNN fast path (None uses every core), processes
-        (joblib) for other classifiers (None is one); -1 is every core.
+        Parallel evaluation: threads on the KNN fast path, processes (joblib) for other
+        classifiers. None is one (scikit-learn's convention), -1 every core.
     random_state : int, RandomState instance or None, default=None
         Seeds the fold shuffling of an int ``cv`` and the search, through two independent
         seeds derived by :func:`pymoo_fs.seeds.run_seed` (``(seed, "cv")`` and
@@ -135,13 +143,17 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
     ----------
     support_ : ndarray of bool, shape (n_features_in_,)
         The chosen subset.
-    pareto_front_ : dict
-        The non-dominated (error, size) pairs of every subset the search evaluated, one subset
-        per pair (the first found), sorted by size: ``"masks"`` ndarray of bool,
-        shape (n_front, n_features_in_); ``"error"`` ndarray of float64, shape (n_front,),
-        the inner-CV error; ``"n_features"`` ndarray of int64, shape (n_front,).
+    pareto_front_ : dict of ndarray, each of shape (n_front,)
+        The non-dominated (error, size) pairs of every subset the search evaluated, one row
+        per subset (the first found of each pair; errors compared on the grid of
+        :func:`pymoo_fs.pareto.on_grid`, so two subsets whose errors differ only by rounding
+        are one pair), sorted by size: ``"n_features"`` (int64), ``"error"`` (float64, the
+        inner-CV error) and ``"chosen"`` (bool, True on the row chosen by ``select``).
+        ``pandas.DataFrame(pareto_front_)`` is a table with one row per subset.
+    pareto_masks_ : ndarray of bool, shape (n_front, n_features_in_)
+        The subsets of ``pareto_front_``, row for row.
     chosen_index_ : int
-        Row of ``pareto_front_`` chosen by ``select``.
+        Row of ``pareto_front_`` (and ``pareto_masks_``) chosen by ``select``.
     all_features_error_ : float
         Inner-CV error of the estimator on all features, with the same folds, scored once
         after the search (not counted in ``n_evaluations_``, not on the front).
@@ -197,8 +209,10 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
     has been stable since scikit-learn 1.2 and the tests exercise it, so a change would fail
     them rather than pass silently.
 
-    **Parallelism.** Under ``GridSearchCV(n_jobs=...)`` give the selector ``n_jobs=1`` so the
-    evaluator's threads do not oversubscribe the cores.
+    **Parallelism.** By default the evaluator runs in one thread (``n_jobs=None``, as in
+    scikit-learn); ``n_jobs=-1`` uses every core for one fit. Under
+    ``GridSearchCV(n_jobs=...)`` keep the selector's default so the evaluator's threads do not
+    oversubscribe the cores.
 
     References
     ----------
@@ -238,7 +252,8 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         "scoring": [StrOptions(set(get_scorer_names())), callable],
         "pop_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "n_gen": [Interval(numbers.Integral, 1, None, closed="left"), None],
-        "max_evals": [Interval(numbers.Integral, 1, None, closed="left"), None],
+        "max_evals": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"}),
+                      None],
         "max_time": [Interval(numbers.Real, 0, None, closed="neither"), None],
         "select": [StrOptions(set(SELECTION_RULES)),
                    Interval(numbers.Integral, 1, None, closed="left")],
@@ -250,7 +265,7 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
     }
 
     def __init__(self, estimator=None, *, algorithm=None, objective="pareto", alpha=0.9, cv=5,
-                 scoring="accuracy", pop_size=None, n_gen=100, max_evals=None, max_time=None,
+                 scoring="accuracy", pop_size=None, n_gen=100, max_evals="auto", max_time=None,
                  select="within_tol", tol=0.01, n_jobs=None, random_state=None, verbose=0):
         self.estimator = estimator
         self.algorithm = algorithm
@@ -301,18 +316,18 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         algorithm, name = self._make_algorithm()
         seed = _base_seed(self.random_state)
         options = {"cv": 5 if self.cv is None else self.cv, "scoring": self.scoring,
-                   "random_state": run_seed(seed, "cv")}
-        if self.n_jobs is not None:
-            options["n_jobs"] = self.n_jobs
+                   "random_state": run_seed(seed, "cv"),
+                   "n_jobs": 1 if self.n_jobs is None else self.n_jobs}
         evaluator = make_evaluator(X, y, self.estimator, **options)
         recorder, monitor = self._search(algorithm, evaluator, termination, seed)
 
         F = recorder.F
         order = np.lexsort((F[:, 0], F[:, 1]))
-        self.pareto_front_ = {"masks": recorder.masks[order], "error": F[order, 0],
-                              "n_features": F[order, 1].astype(np.int64)}
+        self.pareto_masks_ = recorder.masks[order]
+        self.pareto_front_ = {"n_features": F[order, 1].astype(np.int64), "error": F[order, 0]}
         self.chosen_index_ = self._choose()
-        self.support_ = self.pareto_front_["masks"][self.chosen_index_].copy()
+        self.pareto_front_["chosen"] = np.arange(len(order)) == self.chosen_index_
+        self.support_ = self.pareto_masks_[self.chosen_index_].copy()
         self.history_ = monitor.history()
         self.n_evaluations_ = int(algorithm.evaluator.n_eval)
         self.algorithm_name_ = name
@@ -337,17 +352,29 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
     def _base_estimator(self):
         return KNeighborsClassifier(n_neighbors=5) if self.estimator is None else self.estimator
 
+    def _max_evals(self):
+        """The evaluation bound: ``max_evals``, or what ``"auto"`` makes of it."""
+        if self.max_evals != "auto":
+            return self.max_evals
+        if self.algorithm is not None or self.n_gen is None:
+            return None
+        pop_size = _DEFAULT_POP_SIZE if self.pop_size is None else self.pop_size
+        return self.n_gen * pop_size
+
     def _termination(self):
         parts = []
+        max_evals = self._max_evals()
         if self.n_gen is not None:
             parts.append(MaximumGenerationTermination(self.n_gen))
-        if self.max_evals is not None:
-            parts.append(MaximumFunctionCallTermination(self.max_evals))
+        if max_evals is not None:
+            parts.append(MaximumFunctionCallTermination(max_evals))
         if self.max_time is not None:
             parts.append(TimeBasedTermination(float(self.max_time)))
         if not parts:
-            raise ValueError("no budget: give at least one of n_gen, max_evals and max_time "
-                             "(all are None)")
+            why = ("max_evals='auto' bounds only through n_gen" if self.max_evals == "auto"
+                   else "all are None")
+            raise ValueError(f"no budget: give at least one of n_gen, max_evals and max_time "
+                             f"({why})")
         return parts[0] if len(parts) == 1 else TerminationCollection(*parts)
 
     def _make_algorithm(self):

@@ -162,7 +162,7 @@ def selector_fits():
         fitted = SwarmFeatureSelector(random_state=0, **params).fit(X, y)
         front = fitted.pareto_front_
         out[name] = {"support": np.flatnonzero(fitted.support_).tolist(),
-                     "front_masks": _masks(front["masks"]),
+                     "front_masks": _masks(fitted.pareto_masks_),
                      "front_error": np.asarray(front["error"]).tolist(),
                      "chosen": int(fitted.chosen_index_),
                      "n_evaluations": int(fitted.n_evaluations_)}

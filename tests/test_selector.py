@@ -5,6 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 from pymoo.optimize import minimize
+from pymoo.termination.collection import TerminationCollection
+from pymoo.termination.max_eval import MaximumFunctionCallTermination
+from pymoo.termination.max_gen import MaximumGenerationTermination
 from sklearn.base import clone
 from sklearn.linear_model import LinearRegression, LogisticRegression
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
@@ -17,6 +20,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from pymoo_fs.algorithms import CMDPSOFS, ISRPSO
 from pymoo_fs.analysis import choose_from_front, hypervolume
 from pymoo_fs.datasets import load_dataset
+from pymoo_fs.evaluation import make_evaluator
 from pymoo_fs.problems import BiObjectiveFeatureSelection
 from pymoo_fs.seeds import run_seed
 from pymoo_fs.selector import DEFAULT_ALGORITHMS, SwarmFeatureSelector
@@ -88,10 +92,10 @@ def test_same_random_state_same_support_and_front(sonar):
     b = SwarmFeatureSelector(n_gen=4, pop_size=8, random_state=11).fit(X, y)
     c = SwarmFeatureSelector(n_gen=4, pop_size=8, random_state=12).fit(X, y)
     np.testing.assert_array_equal(a.support_, b.support_)
-    np.testing.assert_array_equal(a.pareto_front_["masks"], b.pareto_front_["masks"])
+    np.testing.assert_array_equal(a.pareto_masks_, b.pareto_masks_)
     np.testing.assert_array_equal(a.pareto_front_["error"], b.pareto_front_["error"])
     # the seed reaches the search: another seed finds another front
-    assert not np.array_equal(a.pareto_front_["masks"], c.pareto_front_["masks"])
+    assert not np.array_equal(a.pareto_masks_, c.pareto_masks_)
 
 
 def test_random_state_instances_and_none(sonar):
@@ -99,7 +103,7 @@ def test_random_state_instances_and_none(sonar):
     small = dict(n_gen=2, pop_size=6)
     a = SwarmFeatureSelector(random_state=np.random.RandomState(4), **small).fit(X, y)
     b = SwarmFeatureSelector(random_state=np.random.RandomState(4), **small).fit(X, y)
-    np.testing.assert_array_equal(a.pareto_front_["masks"], b.pareto_front_["masks"])
+    np.testing.assert_array_equal(a.pareto_masks_, b.pareto_masks_)
     assert SwarmFeatureSelector(random_state=None, **small).fit(X, y).support_.any()
 
 
@@ -112,7 +116,7 @@ def test_front_is_cmdpsofs_archive_with_documented_seeds(sonar):
     problem = BiObjectiveFeatureSelection.from_data(X, y, cv=folds)
     res = minimize(problem, CMDPSOFS(pop_size=10), ("n_gen", 5), seed=run_seed(seed, "search"))
     order = np.lexsort((res.F[:, 0], res.F[:, 1]))
-    np.testing.assert_array_equal(sel.pareto_front_["masks"], res.X[order])
+    np.testing.assert_array_equal(sel.pareto_masks_, res.X[order])
     np.testing.assert_array_equal(sel.pareto_front_["error"], res.F[order, 0])
     np.testing.assert_array_equal(sel.pareto_front_["n_features"] / D, res.F[order, 1])
 
@@ -120,25 +124,74 @@ def test_front_is_cmdpsofs_archive_with_documented_seeds(sonar):
 def test_default_is_isrpso_and_its_front_covers_the_archive(sonar):
     X, y = sonar
     seed, D = 5, X.shape[1]
-    sel = SwarmFeatureSelector(n_gen=6, pop_size=10, cv=4, random_state=seed).fit(X, y)
+    sel = SwarmFeatureSelector(n_gen=12, pop_size=10, cv=4, random_state=seed).fit(X, y)
     assert sel.algorithm_name_ == "ISRPSO"
     folds = StratifiedKFold(4, shuffle=True, random_state=run_seed(seed, "cv"))
     problem = BiObjectiveFeatureSelection.from_data(X, y, cv=folds)
-    res = minimize(problem, ISRPSO(pop_size=10), ("n_gen", 6), seed=run_seed(seed, "search"))
-    assert sel.n_evaluations_ == res.algorithm.evaluator.n_eval > 10 * 6  # local search ran
+    # max_evals="auto": the default algorithm gets n_gen * pop_size evaluations
+    budget = TerminationCollection(MaximumGenerationTermination(12),
+                                   MaximumFunctionCallTermination(120))
+    res = minimize(problem, ISRPSO(pop_size=10), budget, seed=run_seed(seed, "search"))
+    assert sel.n_evaluations_ == res.algorithm.evaluator.n_eval
+    assert res.algorithm.ls_log_  # the local search ran, within the budget
     front = np.column_stack([sel.pareto_front_["error"], sel.pareto_front_["n_features"] / D])
     for f in res.F:  # every archive member is on the selector's front or dominated by it
         assert np.any(np.all(front <= f, axis=1))
+
+
+def test_the_default_algorithm_has_a_bounded_budget(sonar):
+    """Issue 24, defect 6: ISRPSO's local search is not bounded by n_gen; the default is."""
+    X, y = sonar
+    default = SwarmFeatureSelector(n_gen=12, pop_size=10, random_state=0).fit(X, y)
+    assert default.history_["n_evaluations"][-2] < 120 <= default.n_evaluations_
+    assert default.n_evaluations_ < 120 + 10 * X.shape[1]  # at most one more generation
+    named = SwarmFeatureSelector(algorithm="ISRPSO", n_gen=12, pop_size=10,
+                                 random_state=0).fit(X, y)
+    assert named.n_evaluations_ > 2 * 120  # by name: n_gen alone, the local search on top
+    bounded = clone(named).set_params(max_evals=120).fit(X, y)
+    assert bounded.n_evaluations_ == default.n_evaluations_
+    np.testing.assert_array_equal(bounded.pareto_masks_, default.pareto_masks_)
+    unbounded = clone(default).set_params(max_evals=None).fit(X, y)
+    assert unbounded.n_evaluations_ == named.n_evaluations_
+
+
+def test_n_jobs_none_means_one_job(sonar, monkeypatch):
+    import pymoo_fs.selector as module
+
+    X, y = sonar
+    seen = []
+
+    def spy(X, y, estimator=None, **options):
+        seen.append(options["n_jobs"])
+        return make_evaluator(X, y, estimator, **options)
+
+    monkeypatch.setattr(module, "make_evaluator", spy)
+    for n_jobs in (None, 2, -1):
+        SwarmFeatureSelector(algorithm="CMDPSOFS", n_gen=2, pop_size=6, n_jobs=n_jobs,
+                             random_state=0).fit(X, y)
+    assert seen == [1, 2, -1]
+
+
+def test_the_front_is_a_table_with_the_masks_beside_it(fitted):
+    table = pd.DataFrame(fitted.pareto_front_)
+    n_front = len(fitted.pareto_front_["error"])
+    assert list(table.columns) == ["n_features", "error", "chosen"]
+    assert table.shape == (n_front, 3) and table["chosen"].sum() == 1
+    assert table["n_features"].dtype == np.int64 and table["error"].dtype == np.float64
+    assert fitted.pareto_masks_.shape == (n_front, fitted.n_features_in_)
+    assert table.loc[table["chosen"], "n_features"].item() == fitted.support_.sum()
 
 
 # ---------------------------------------------------------------------- the front and its choice
 def test_front_is_nondominated_sorted_and_consistent(fitted):
     front = fitted.pareto_front_
     err, size = front["error"], front["n_features"]
-    np.testing.assert_array_equal(front["masks"].sum(axis=1), size)
+    masks = fitted.pareto_masks_
+    np.testing.assert_array_equal(masks.sum(axis=1), size)
     assert np.all(np.diff(size) > 0) and np.all(np.diff(err) < 0)  # a strict staircase
-    assert front["masks"].dtype == bool and size.min() >= 1
-    np.testing.assert_array_equal(fitted.support_, front["masks"][fitted.chosen_index_])
+    assert masks.dtype == bool and size.min() >= 1
+    np.testing.assert_array_equal(fitted.support_, masks[fitted.chosen_index_])
+    np.testing.assert_array_equal(front["chosen"], np.arange(len(err)) == fitted.chosen_index_)
     assert fitted.get_support(indices=True).tolist() == np.flatnonzero(fitted.support_).tolist()
 
 
@@ -152,7 +205,7 @@ def test_each_rule_picks_its_subset_from_the_same_front(sonar, fitted, rule):
     sel = clone(fitted).set_params(select=rule, tol=0.02).fit(X, y)
     front = sel.pareto_front_
     # the search does not depend on the rule: same front, chosen as documented
-    np.testing.assert_array_equal(front["masks"], fitted.pareto_front_["masks"])
+    np.testing.assert_array_equal(sel.pareto_masks_, fitted.pareto_masks_)
     assert sel.chosen_index_ == choose_from_front(front["error"], front["n_features"], rule,
                                                   tol=0.02)
     if rule == "min_error":
@@ -227,7 +280,7 @@ def test_non_knn_estimator_matches_cross_val_score(sonar):
     folds = StratifiedKFold(3, shuffle=True, random_state=0)
     sel = SwarmFeatureSelector(tree, cv=folds, n_gen=2, pop_size=6, random_state=0).fit(X, y)
     front = sel.pareto_front_
-    for mask, error in zip(front["masks"], front["error"]):
+    for mask, error in zip(sel.pareto_masks_, front["error"]):
         assert error == 1.0 - cross_val_score(tree, X[:, mask], y, cv=folds).mean()
     chosen = 1.0 - cross_val_score(tree, X[:, sel.support_], y, cv=folds).mean()
     assert front["error"][sel.chosen_index_] == chosen
