@@ -2,7 +2,9 @@
 
 Two datasets are bundled (``musk1`` and ``sonar``, UCI, CC BY 4.0); other datasets are found by
 name in a data directory (``data_dir=`` or the ``PYMOO_FS_DATA`` environment variable) or read
-from a CSV, gzipped CSV, ARFF or MATLAB ``.mat`` file.
+from a CSV, gzipped CSV, ARFF or MATLAB ``.mat`` file. The 34 benchmark datasets of the
+project's studies are downloaded from their public sources, with checksums, by
+:func:`fetch_datasets` (``pymoo-fs datasets fetch`` on the command line).
 
 Examples
 --------
@@ -15,17 +17,33 @@ Examples
 
 import warnings
 
+from .fetch import (
+    BENCHMARK_SOURCES,
+    ChecksumError,
+    DatasetSource,
+    FetchResult,
+    SourceFile,
+    default_data_dir,
+    fetch_datasets,
+)
 from .folds import WekaStratifiedKFold
 from .loading import BUNDLED_DATASETS, DATA_ENV_VAR, Dataset, list_datasets, load_dataset
 from .splitting import Split, holdout_indices, holdout_split, min_max_scale
 from .synthetic import make_heavy_tailed
 
 __all__ = [
+    "BENCHMARK_SOURCES",
     "BUNDLED_DATASETS",
+    "ChecksumError",
     "DATA_ENV_VAR",
     "Dataset",
+    "DatasetSource",
+    "FetchResult",
+    "SourceFile",
     "Split",
     "WekaStratifiedKFold",
+    "default_data_dir",
+    "fetch_datasets",
     "holdout_indices",
     "holdout_split",
     "list_datasets",
