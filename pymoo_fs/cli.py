@@ -105,6 +105,7 @@ def build_parser():
     p.add_argument("--out", default=None, help="report directory (default: STUDY/report)")
     p.add_argument("--no-tsne", action="store_true",
                    help="skip the t-SNE views (the slowest figures on large datasets)")
+    _add_datasets_parser(sub)
     return parser
 
 
@@ -137,7 +138,8 @@ def main(argv=None):
     """
     parser = build_parser()
     args = parser.parse_args(argv)
-    command = {"compare": _compare, "study": _study, "report": _report}[args.command]
+    command = {"compare": _compare, "study": _study, "report": _report,
+               "datasets": _datasets}[args.command]
     guard = InterruptGuard(args.command)
     try:
         with guard, _one_line_warnings(args.command), _compile_notice():
@@ -254,6 +256,83 @@ def _compare(parser, args, guard):
     print(format_table(comparison))
     *first, last = [str(path) for path in comparison.paths.values()]
     print(f"\nwrote {', '.join(first)} and {last}")
+    return 0
+
+
+def _add_datasets_parser(sub):
+    """The ``datasets`` command and its ``fetch`` subcommand."""
+    p = sub.add_parser(
+        "datasets",
+        help="download the 34 benchmark datasets (with checksums) into a data directory",
+        description="Work with the benchmark datasets that studies and presets name.",
+    )
+    datasets = p.add_subparsers(dest="datasets_command", metavar="COMMAND", required=True,
+                                parser_class=_Parser)
+    p = datasets.add_parser(
+        "fetch",
+        help="download benchmark datasets from their public sources, with checksums",
+        description="Download each benchmark dataset's source files from the GitHub "
+                    "repository and commit it was taken from, check their SHA-256, convert "
+                    "them to <name>.csv.gz and check the result's SHA-256. Files already "
+                    "present and verified are skipped; a checksum mismatch is refused, naming "
+                    "the file. Then point PYMOO_FS_DATA at the directory.",
+    )
+    p.add_argument("names", nargs="*", metavar="NAME",
+                   help="datasets to fetch (default: all 34)")
+    p.add_argument("--data-dir", default=None,
+                   help="where to write (default: $PYMOO_FS_DATA if set, else the user's "
+                        "cache directory, e.g. ~/.cache/pymoo-fs/datasets)")
+    p.add_argument("--force", action="store_true",
+                   help="replace a present <name>.csv.gz whose content differs from the "
+                        "recorded checksum (refused by default)")
+    p.add_argument("--mirror", default=None,
+                   help="base URL to download from instead of https://raw.githubusercontent.com "
+                        "(laid out as <owner>/<repo>/<commit>/<path>; file:// URLs work)")
+
+
+def _datasets(parser, args, guard):
+    from pymoo_fs.datasets import (
+        BENCHMARK_SOURCES,
+        DATA_ENV_VAR,
+        ChecksumError,
+        default_data_dir,
+        fetch_datasets,
+    )
+
+    unknown = [name for name in args.names if name not in BENCHMARK_SOURCES]
+    if unknown:
+        parser.exit(2, f"pymoo-fs datasets fetch: error: unknown dataset(s) "
+                       f"{', '.join(unknown)}; known: {', '.join(sorted(BENCHMARK_SOURCES))}\n")
+    directory = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()
+    guard.message = (f"pymoo-fs datasets fetch: interrupted; the datasets fetched so far are "
+                     f"in {str(directory)!r}; run the same command to fetch the rest")
+    guard.stop_at_once = True  # every file is written whole (temporary file and rename)
+
+    def say(line):
+        print(line, flush=True)
+        guard.check()
+
+    try:
+        results = fetch_datasets(args.names or None, directory, force=args.force,
+                                 mirror=args.mirror, progress=say)
+    except ChecksumError as exc:
+        parser.exit(1, f"pymoo-fs datasets fetch: error: {_one_line(exc)}\n")
+    except ValueError as exc:
+        parser.exit(2, f"pymoo-fs datasets fetch: error: {_one_line(exc)}\n")
+    except OSError as exc:
+        parser.exit(1, f"pymoo-fs datasets fetch: error: {_one_line(exc)}\n")
+    fetched = sum(r.status == "fetched" for r in results)
+    print(f"{len(results)} dataset(s) in {directory} ({fetched} fetched, "
+          f"{len(results) - fetched} already present and verified)")
+    current = os.environ.get(DATA_ENV_VAR)
+    if current and Path(current).expanduser().resolve() == directory.resolve():
+        print(f"{DATA_ENV_VAR} points there: load them by name, e.g. "
+              f"load_dataset({results[0].name!r}) or pymoo-fs compare --dataset "
+              f"{results[0].name}")
+    else:
+        print(f"to load them by name, point {DATA_ENV_VAR} at that directory:\n"
+              f"  export {DATA_ENV_VAR}={directory}\n"
+              f"(or pass --data-dir {directory} to compare, data_dir= to load_dataset)")
     return 0
 
 
