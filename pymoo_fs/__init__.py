@@ -25,7 +25,8 @@ comparison and command line; the argument checks (``pymoo_fs._validation``) and 
 (:mod:`pymoo_fs.seeds`) sit below them all.
 
 Importing the package compiles nothing; compiled kernels are built (or loaded from the on-disk
-cache) on first use.
+cache) on first use, and a first build is announced (:mod:`pymoo_fs.compilation`: a
+``KernelCompilationWarning`` and ``logging`` records, once per family of kernels).
 
 Provenance tags
 ---------------
@@ -47,6 +48,10 @@ spec:
     The authors' public code differs from their paper; both versions are offered.
 """
 
+from pymoo_fs import compilation as _compilation
+
 __version__ = "0.1.0"
+
+_compilation.install()  # announce first compilations of the kernels (does not import numba)
 
 __all__ = ["__version__"]

@@ -391,33 +391,25 @@ def _one_line_warnings(command="compare"):
 
 @contextlib.contextmanager
 def _compile_notice():
-    """Say on stderr, once, when the evaluator's kernels are compiled (not loaded from cache).
+    """Say on stderr when pymoo-fs's kernels are compiled, one line per first compilation.
 
-    numba broadcasts a ``"numba:compile"`` event exactly when a dispatcher compiles, i.e.
-    after its on-disk cache missed, so the notice appears only when compiling really happens
-    and whatever the kernels are called. Without numba's event API, nothing is said.
+    :mod:`pymoo_fs.compilation` hears numba's ``"numba:compile"`` event, broadcast exactly when
+    a kernel is compiled (its on-disk cache missed), so a line appears only when compiling
+    really happens: for the KNN evaluator's kernels, "more of" them for another kernel or
+    other argument types, its one-feature flip kernels, its replay of scikit-learn, ...
+    (instead of the ``KernelCompilationWarning`` the Python API shows). The line is written
+    through tqdm, so a progress bar is redrawn below it.
     """
-    try:
-        from numba.core import event
-    except ImportError:  # pragma: no cover - numba is a dependency
-        yield
-        return
+    from pymoo_fs import compilation
 
-    class Notice(event.Listener):
-        said = False
+    def say(what):
+        from tqdm import tqdm
 
-        def on_start(self, ev):
-            dispatcher = (ev.data or {}).get("dispatcher")
-            module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
-            if not self.said and module.startswith("pymoo_fs."):
-                self.said = True
-                sys.stderr.write("compiling the evaluator's kernels (once; about a minute) ...\n")
-                sys.stderr.flush()
+        tqdm.write(f"compiling {what} (once per machine; this can take a minute or more) ...",
+                   file=sys.stderr)
+        sys.stderr.flush()
 
-        def on_end(self, ev):
-            pass
-
-    with event.install_listener("numba:compile", Notice()):
+    with compilation.announce_to(say):
         yield
 
 

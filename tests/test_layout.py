@@ -1,6 +1,6 @@
 """The package's imports flow one way: datasets -> relevance -> evaluation -> filters ->
 problems -> algorithms -> analysis -> studies -> comparison -> CLI, with the package-level
-helpers (argument checks, seeds, Pareto dominance) below all.
+helpers (argument checks, seeds, Pareto dominance, compilation notices) below all.
 """
 
 import ast
@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "pymoo_fs"
 LAYERS = {"_validation": 0, "seeds": 0, "_signals": 0, "_files": 0.5, "pareto": 0,
-          "datasets": 1, "relevance": 1.5, "evaluation": 2, "filters": 2.5, "problems": 3,
+          "compilation": 0, "datasets": 1, "relevance": 1.5, "evaluation": 2, "filters": 2.5, "problems": 3,
           "algorithms": 4, "analysis": 5, "studies": 6, "selector": 6, "comparison": 7,
           "cli": 8, "__main__": 8}
 
