@@ -4,6 +4,13 @@ Seeds 000-002 compare the reference (proposed) algorithm with each other one by 
 rank-sum test at alpha = 0.05; seed 004 uses the signed-rank test on paired results (one run
 per outer fold). Both report a sign from the reference's point of view: ``+`` the reference is
 significantly better, ``-`` significantly worse, ``=`` no significant difference.
+
+A sign alone hides how much the test could see: ``=`` between 2 runs and 2 runs cannot be
+anything else at alpha = 0.05, ``=`` between 30 and 30 says the difference is small. So every
+result also carries the Vargha-Delaney A12 effect size (:func:`vargha_delaney`, the
+probability that a reference value is better than an other value) and the number of values
+on each side, and :meth:`SignificanceTest.label` writes the three together, e.g.
+``"+ A12=0.91 (30/30)"``.
 """
 
 from dataclasses import dataclass
@@ -11,7 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-__all__ = ["SignificanceTest", "rank_sum", "signed_rank"]
+__all__ = ["SignificanceTest", "a12_magnitude", "rank_sum", "signed_rank",
+           "vargha_delaney"]
 
 _BETTER = ("higher", "lower")
 
@@ -30,11 +38,56 @@ class SignificanceTest:
     sign : {"+", "=", "-"}
         ``"+"`` the reference is significantly better (``pvalue < alpha`` and it leans the
         ``better`` way), ``"-"`` significantly worse, ``"="`` no significant difference.
+    a12 : float
+        Vargha-Delaney A12 in [0, 1], oriented by ``better``: the probability that a
+        reference value drawn at random is better than an other value drawn at random, ties
+        counted half (:func:`vargha_delaney`). 0.5: no effect; above 0.5 the reference leans
+        better. NaN when the result was built without it.
+    n_reference, n_other : int
+        How many values each side had (runs, or runs x folds); for a signed-rank test against
+        a constant, ``n_other`` is 1. 0 when the result was built without them.
+
+    Notes
+    -----
+    ``a12``, ``n_reference`` and ``n_other`` come after the three original fields and have
+    defaults, so ``SignificanceTest(statistic, pvalue, sign)`` still builds a result.
     """
 
     statistic: float
     pvalue: float
     sign: str
+    a12: float = float("nan")
+    n_reference: int = 0
+    n_other: int = 0
+
+    @property
+    def magnitude(self):
+        """Vargha and Delaney's name for the size of ``a12``; see :func:`a12_magnitude`."""
+        return a12_magnitude(self.a12)
+
+    def label(self, digits=2):
+        """The sign with its effect size and sample sizes, e.g. ``"+ A12=0.91 (30/30)"``.
+
+        Parameters
+        ----------
+        digits : int, default=2
+            Decimals of A12.
+
+        Returns
+        -------
+        text : str
+            ``"<sign> A12=<a12> (<n_reference>/<n_other>)"``; ``"<sign>"`` alone when the
+            result carries no A12 (built from the three original fields only).
+
+        Examples
+        --------
+        >>> from pymoo_fs.analysis.statistics import rank_sum
+        >>> rank_sum([3, 4, 5], [1, 2]).label()
+        '= A12=1.00 (3/2)'
+        """
+        if not np.isfinite(self.a12):
+            return self.sign
+        return f"{self.sign} A12={self.a12:.{digits}f} ({self.n_reference}/{self.n_other})"
 
 
 def rank_sum(reference, other, better="higher", alpha=0.05):
@@ -57,7 +110,9 @@ def rank_sum(reference, other, better="higher", alpha=0.05):
     -------
     result : SignificanceTest
         ``statistic`` is the reference's ``U``; the reference leans better when ``U`` is above
-        its mean ``n1 n2 / 2`` (``better="higher"``) or below it (``"lower"``).
+        its mean ``n1 n2 / 2`` (``better="higher"``) or below it (``"lower"``). ``a12`` is
+        ``U / (n1 n2)`` oriented by ``better`` (:func:`vargha_delaney`), ``n_reference = n1``,
+        ``n_other = n2``.
 
     Raises
     ------
@@ -71,7 +126,12 @@ def rank_sum(reference, other, better="higher", alpha=0.05):
     :func:`scipy.stats.mannwhitneyu` (two-sided, ``method="auto"``: exact without ties for small
     samples, else the normal approximation with tie and continuity corrections). Seeds 000-002
     use it at alpha = 0.05 [S000 §IV-C; S001 §5; S002 §4]. When every value of both samples is
-    equal the test cannot tell them apart: p = 1 and the sign is ``"="``.
+    equal the test cannot tell them apart: p = 1, the sign is ``"="`` and A12 = 0.5.
+
+    With few values the test cannot reach alpha however far apart the samples are: 3 against
+    3 gives at best p = 0.1, so ``"="`` with A12 = 1.0 means "as separated as can be, too few
+    runs", not "no difference"; the smallest exact p of ``n1`` against ``n2`` without ties is
+    ``2 / C(n1 + n2, n1)``.
 
     References
     ----------
@@ -91,13 +151,15 @@ def rank_sum(reference, other, better="higher", alpha=0.05):
     a = _sample("reference", reference)
     b = _sample("other", other)
     better, alpha = _check(better, alpha)
+    sizes = {"n_reference": int(a.size), "n_other": int(b.size)}
     if np.all(a == a[0]) and np.all(b == a[0]):
-        return SignificanceTest(float(a.size * b.size / 2.0), 1.0, "=")
+        return SignificanceTest(float(a.size * b.size / 2.0), 1.0, "=", 0.5, **sizes)
     result = stats.mannwhitneyu(a, b, alternative="two-sided", method="auto")
     u = float(result.statistic)
     lean = np.sign(u - a.size * b.size / 2.0)
-    return SignificanceTest(u, float(result.pvalue), _sign(float(result.pvalue), lean, better,
-                                                           alpha))
+    return SignificanceTest(u, float(result.pvalue),
+                            _sign(float(result.pvalue), lean, better, alpha),
+                            _a12(a, b, better), **sizes)
 
 
 def signed_rank(reference, other, better="higher", alpha=0.05):
@@ -120,7 +182,10 @@ def signed_rank(reference, other, better="higher", alpha=0.05):
     result : SignificanceTest
         ``statistic`` is ``W+``, the sum of the ranks of the positive differences
         ``reference - other`` (zero differences dropped); the reference leans higher when
-        ``W+`` exceeds half the total rank sum.
+        ``W+`` exceeds half the total rank sum. ``a12`` is :func:`vargha_delaney` of the two
+        samples (every reference value against every other value, the pairing ignored; against
+        a constant, the fraction of reference values better than it, ties half);
+        ``n_reference = n`` and ``n_other = n``, or 1 against a constant.
 
     Raises
     ------
@@ -132,8 +197,13 @@ def signed_rank(reference, other, better="higher", alpha=0.05):
     -----
     :func:`scipy.stats.wilcoxon` on the differences, two-sided, ``zero_method="wilcox"``
     (zero differences are dropped, Wilcoxon's original rule) and ``method="auto"``. When every
-    difference is zero the samples are identical: p = 1 and the sign is ``"="``. Seed 004
-    uses the test at alpha = 0.05 over its 10 outer folds [S004 §4.2].
+    difference is zero the samples are identical: p = 1, the sign is ``"="`` and A12 = 0.5.
+    Seed 004 uses the test at alpha = 0.05 over its 10 outer folds [S004 §4.2]; with ``m``
+    non-zero differences the smallest exact two-sided p is ``2 / 2**m``, so fewer than 6
+    pairs can never give a sign.
+
+    A12 is the unpaired Vargha-Delaney statistic, reported beside the paired test as the
+    effect size of the two samples' distributions; the test itself uses the pairing.
 
     Examples
     --------
@@ -146,7 +216,8 @@ def signed_rank(reference, other, better="higher", alpha=0.05):
     '='
     """
     a = _sample("reference", reference)
-    if np.ndim(other) == 0:
+    constant = np.ndim(other) == 0
+    if constant:
         b = np.full(a.shape, _sample("other", [other])[0])
     else:
         b = _sample("other", other)
@@ -154,16 +225,117 @@ def signed_rank(reference, other, better="higher", alpha=0.05):
         raise ValueError(f"signed_rank pairs the samples: reference has {a.size} values, "
                          f"other {b.size}")
     better, alpha = _check(better, alpha)
+    sizes = {"n_reference": int(a.size), "n_other": 1 if constant else int(b.size)}
+    effect = _a12(a, b[:1] if constant else b, better)
     d = a - b
     nonzero = d[d != 0]
     if nonzero.size == 0:
-        return SignificanceTest(0.0, 1.0, "=")
+        return SignificanceTest(0.0, 1.0, "=", 0.5, **sizes)
     result = stats.wilcoxon(d, zero_method="wilcox", alternative="two-sided", method="auto")
     ranks = stats.rankdata(np.abs(nonzero))
     w_plus = float(ranks[nonzero > 0].sum())
     lean = np.sign(w_plus - ranks.sum() / 2.0)
     return SignificanceTest(w_plus, float(result.pvalue),
-                            _sign(float(result.pvalue), lean, better, alpha))
+                            _sign(float(result.pvalue), lean, better, alpha), effect, **sizes)
+
+
+def vargha_delaney(reference, other, better="higher"):
+    """Vargha-Delaney A12: how often a reference value beats an other value.
+
+    Parameters
+    ----------
+    reference : array-like of float, shape (n1,)
+        The reference algorithm's values, n1 >= 1.
+    other : array-like of float, shape (n2,)
+        The compared algorithm's values, n2 >= 1.
+    better : {"higher", "lower"}, default="higher"
+        Which direction is better; A12 is oriented so that values above 0.5 always mean the
+        reference leans better.
+
+    Returns
+    -------
+    a12 : float
+        In [0, 1]: ``(#{(i, j): a_i better than b_j} + #{(i, j): a_i = b_j} / 2) / (n1 n2)``
+        over all ``n1 n2`` pairs. 1: every reference value is better than every other value;
+        0.5: no tendency (or all values equal); 0: every reference value is worse.
+
+    Raises
+    ------
+    ValueError
+        If a sample is empty or holds NaN or infinite values, or ``better`` is invalid.
+
+    Notes
+    -----
+    For ``better="higher"`` this is Vargha and Delaney's ``A12 = P(X > Y) + P(X = Y) / 2``
+    of the reference X against the other Y, i.e. the Mann-Whitney ``U`` of the reference
+    divided by ``n1 n2``, computed here from midranks of the pooled sample:
+    ``A12 = (R1 / n1 - (n1 + 1) / 2) / n2`` with ``R1`` the reference's rank sum. For
+    ``better="lower"`` it is ``1 - A12``, the same statistic with the roles of larger and
+    smaller exchanged. It is a common-language effect size that needs no distributional
+    assumption and does not grow with the number of runs, unlike the test's p-value.
+    Vargha and Delaney name 0.56, 0.64 and 0.71 (and their mirrors 0.44, 0.36, 0.29) the
+    thresholds of a small, medium and large effect (:func:`a12_magnitude`); Arcuri and Briand
+    recommend it beside the rank-sum test for randomised algorithms.
+
+    References
+    ----------
+    A. Vargha, H. D. Delaney, "A critique and improvement of the CL common language effect
+    size statistics of McGraw and Wong", J. Educational and Behavioral Statistics
+    25(2):101-132, 2000, doi:10.3102/10769986025002101. A. Arcuri, L. Briand, "A practical
+    guide for using statistical tests to assess randomized algorithms in software
+    engineering", ICSE 2011, pp. 1-10, doi:10.1145/1985793.1985795.
+
+    Examples
+    --------
+    >>> from pymoo_fs.analysis.statistics import vargha_delaney
+    >>> vargha_delaney([3, 5], [1, 3, 4])  # pairs won 4, tied 1, lost 1, of 6
+    0.75
+    >>> vargha_delaney([3, 5], [1, 3, 4], better="lower")
+    0.25
+    """
+    a = _sample("reference", reference)
+    b = _sample("other", other)
+    better, _ = _check(better, 0.05)
+    return _a12(a, b, better)
+
+
+def a12_magnitude(a12):
+    """Vargha and Delaney's name for an A12 value: negligible, small, medium or large.
+
+    Parameters
+    ----------
+    a12 : float
+        An A12 value in [0, 1] (either orientation: the distance from 0.5 is what counts).
+
+    Returns
+    -------
+    magnitude : {"negligible", "small", "medium", "large", ""}
+        With ``e = |a12 - 0.5|``: ``"negligible"`` for e < 0.06, ``"small"`` for
+        e < 0.14, ``"medium"`` for e < 0.21, else ``"large"`` (Vargha & Delaney 2000's
+        thresholds 0.56, 0.64, 0.71); ``""`` for NaN.
+
+    Raises
+    ------
+    ValueError
+        If ``a12`` is a number outside [0, 1].
+
+    Examples
+    --------
+    >>> from pymoo_fs.analysis.statistics import a12_magnitude
+    >>> a12_magnitude(0.5), a12_magnitude(0.6), a12_magnitude(0.3), a12_magnitude(0.95)
+    ('negligible', 'small', 'medium', 'large')
+    """
+    a12 = float(a12)
+    if np.isnan(a12):
+        return ""
+    if not 0.0 <= a12 <= 1.0:
+        raise ValueError(f"a12 must be in [0, 1], got {a12!r}")
+    # the thresholds as exact rationals of the distance from 1/2, so 0.56 is "small"
+    e = round(abs(a12 - 0.5), 12)
+    for limit, name in ((0.06, "negligible"), (0.14, "small"), (0.21, "medium")):
+        if e < limit:
+            return name
+    return "large"
 
 
 def _sample(name, values):
@@ -185,6 +357,14 @@ def _check(better, alpha):
             0.0 < float(alpha) < 1.0):
         raise ValueError(f"alpha must be a number in (0, 1), got {alpha!r}")
     return better, float(alpha)
+
+
+def _a12(a, b, better):
+    """A12 of validated samples (midranks of the pooled sample), oriented by ``better``."""
+    ranks = stats.rankdata(np.concatenate([a, b]))
+    higher = (ranks[:a.size].sum() / a.size - (a.size + 1) / 2.0) / b.size
+    higher = float(min(1.0, max(0.0, higher)))
+    return higher if better == "higher" else 1.0 - higher
 
 
 def _sign(pvalue, lean, better, alpha):
