@@ -44,7 +44,7 @@ class PSOCoefficients:
     ValueError: vmax must be positive, got 0.0
     """
 
-    ranged_coefficients = ("w", "c1", "c2")
+    ranged_coefficients: tuple[str, ...] = ("w", "c1", "c2")
     positive_coefficients = ("vmax",)
 
     def _set_coefficients(self, **values):

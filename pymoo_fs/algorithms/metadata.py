@@ -210,7 +210,7 @@ class AlgorithmInfo:
     evaluations_per_generation: Optional[int] = None
     aliases: Tuple[str, ...] = ()
     preset: Mapping[str, Any] = field(default_factory=dict)
-    reference: str = None
+    reference: Optional[str] = None
 
     def __post_init__(self):
         object.__setattr__(self, "aliases", tuple(self.aliases))

@@ -22,6 +22,7 @@ import math
 import numbers
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, fields
+from typing import ClassVar
 
 from pymoo_fs._validation import check_int, check_unit_interval
 
@@ -140,9 +141,9 @@ class Objective(ABC):
         :meth:`build`).
     """
 
-    name = None
-    n_obj = None
-    result = None
+    name: ClassVar[str | None] = None
+    n_obj: ClassVar[int | None] = None
+    result: ClassVar[str | None] = None
     generic = True
 
     @classmethod

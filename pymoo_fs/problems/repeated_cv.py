@@ -11,8 +11,6 @@ repetitions, :class:`~pymoo_fs.evaluation.wrappers.RepeatedCrossValidation`, and
 are re-exported here.
 """
 
-import numpy as np
-
 from pymoo_fs._validation import check_int
 from pymoo_fs.evaluation import make_evaluator
 from pymoo_fs.evaluation.wrappers import RepeatedCrossValidation, repetition_seeds

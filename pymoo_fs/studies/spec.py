@@ -98,8 +98,8 @@ class Budget:
         read ``HH:MM:SS``).
     """
 
-    n_gen: int = None
-    n_eval: int = None
+    n_gen: int | None = None
+    n_eval: int | None = None
     time: object = None
 
     def __post_init__(self):
@@ -329,9 +329,9 @@ class AlgorithmSpec:
 
     name: str
     params: dict = field(default_factory=dict)
-    label: str = None
-    budget: Budget = None
-    reference: str = field(default=None, compare=False)
+    label: str | None = None
+    budget: Budget | None = None
+    reference: str | None = field(default=None, compare=False)
 
     def __post_init__(self):
         name = canonical_name(self.name) if self.reference is None else self.name
@@ -407,8 +407,8 @@ class StudySpec:
     seed: int = 0
     budget: Budget = field(default_factory=lambda: Budget(n_gen=100))
     protocol: object = "S003"
-    data_dir: str = None
-    reference: str = None
+    data_dir: str | None = None
+    reference: str | None = None
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", self.name):
