@@ -101,10 +101,10 @@ class FeatureSelectionAlgorithm(Algorithm):
     and Weka's SFS/SBS). The result's ``F`` is always the problem's objective.
     """
 
-    n_objectives: int | None = None
-    has_population: bool | None = None
-    evaluations_per_generation: int | None = None
-    registry_names: tuple = ()
+    n_objectives = None
+    has_population = None
+    evaluations_per_generation = None
+    registry_names = ()
     fitness = "objective"
 
     def __init__(self, **kwargs):
@@ -456,19 +456,25 @@ class SwarmAlgorithm(FeatureSelectionAlgorithm):
         """bool: whether the problem breaks ties of ``F`` by the smaller subset."""
         return bool(getattr(self.problem, "fewer_breaks_ties", False))
 
-    def _feature_ranking(self, ranking):
-        """The features in the order a ranked encoding uses (AMSO, VLPSO, CEPSO-FL).
+    def _feature_ranking(self, ranking, discretization="mdl"):
+        """The features in the order a ranked encoding uses (AMSO, VLPSO, CEPSO-FL, HFS-C-P).
 
         Parameters
         ----------
         ranking : {"su", "index"}
-            By decreasing symmetric uncertainty with the class
-            (``problem.symmetric_uncertainty()``, ties in index order), or the original order.
+            By decreasing relevance with the class
+            (``problem.symmetric_uncertainty(discretization)``, ties in index order), or the
+            original order.
+        discretization : {"mdl", "equal_width", "equal_frequency", "mutual_info"}, \
+default="mdl"
+            The relevance measure behind ``"su"``: SU after MDL, equal-width or
+            equal-frequency bins, or scikit-learn's mutual information
+            (:func:`pymoo_fs.relevance.relevance_measure`).
 
         Returns
         -------
-        su : pymoo_fs.filters.SymmetricUncertainty or None
-            The problem's SU (None for ``"index"``).
+        su : pymoo_fs.relevance.SymmetricUncertainty or MutualInformation or None
+            The problem's relevance measure (None for ``"index"``).
         order : ndarray of int64, shape (D,)
             Original feature indices, best ranked first.
 
@@ -484,7 +490,7 @@ class SwarmAlgorithm(FeatureSelectionAlgorithm):
                              f"FeatureSelectionProblem, whose symmetric_uncertainty() ranks the "
                              f"features; got {type(self.problem).__name__}: use "
                              f"ranking='index'")
-        su = self.problem.symmetric_uncertainty()
+        su = self.problem.symmetric_uncertainty(discretization)
         return su, np.asarray(su.ranking(), dtype=np.int64)
 
     def _best_personal_best(self):

@@ -19,6 +19,7 @@ from pymoo_fs._validation import check_choice, check_positive_int, check_unit_in
 from pymoo_fs.algorithms import swarm
 from pymoo_fs.algorithms.base import SwarmAlgorithm
 from pymoo_fs.algorithms.coefficients import PSOCoefficients
+from pymoo_fs.relevance import RELEVANCE_MEASURES
 
 __all__ = ["VariableLengthSwarm", "division_lengths", "learn_velocity", "paper_swarm_size",
            "resized_lengths"]
@@ -162,7 +163,10 @@ class VariableLengthSwarm(PSOCoefficients, SwarmAlgorithm):
         Select iff ``x >= theta`` (the authors' code) instead of ``x > theta``.
     ranking : {"su", "index"}
         Rank the features by decreasing SU with the class (the problem's
-        ``symmetric_uncertainty()``, ties in index order), or keep their order.
+        ``symmetric_uncertainty(discretization)``, ties in index order), or keep their order.
+    discretization : {"mdl", "equal_width", "equal_frequency", "mutual_info"}, default="mdl"
+        The relevance measure behind ``ranking="su"``
+        (:func:`pymoo_fs.relevance.relevance_measure`).
     **kwargs
         pymoo's ``Algorithm`` keywords.
 
@@ -171,7 +175,8 @@ class VariableLengthSwarm(PSOCoefficients, SwarmAlgorithm):
     order_ : ndarray of int64, shape (D,)
         ``order_[r]``: the feature of rank ``r``.
     relevance_ : ndarray of float64, shape (D,)
-        SU with the class of each ranked column (zeros with ``ranking="index"``).
+        Relevance with the class of each ranked column (SU, or mutual information in nats
+        with ``discretization="mutual_info"``; zeros with ``ranking="index"``).
     n_particles_ : int
     division_ : ndarray of int64, shape (n_particles_,)
         Division of each particle (contiguous blocks).
@@ -202,7 +207,7 @@ class VariableLengthSwarm(PSOCoefficients, SwarmAlgorithm):
     small_swarm = 30
 
     def __init__(self, pop_size, n_divisions, stagnation, w, w_end, inertia, c, vmax,
-                 threshold, inclusive_threshold, ranking, **kwargs):
+                 threshold, inclusive_threshold, ranking, discretization="mdl", **kwargs):
         auto = isinstance(pop_size, str) and pop_size == "auto"
         super().__init__(1 if auto else pop_size, pbest_rule="better_or_fewer", **kwargs)
         if auto:
@@ -215,12 +220,14 @@ class VariableLengthSwarm(PSOCoefficients, SwarmAlgorithm):
         self.threshold = check_unit_interval("threshold", threshold)
         self.inclusive_threshold = bool(inclusive_threshold)
         self.ranking = check_choice("ranking", ranking, ("su", "index"))
+        self.discretization = check_choice("discretization", discretization,
+                                           RELEVANCE_MEASURES)
 
     # ------------------------------------------------------------------ setup
     def _setup(self, problem, **kwargs):
         super()._setup(problem, **kwargs)
         D = problem.n_var
-        self.su_, self.order_ = self._feature_ranking(self.ranking)
+        self.su_, self.order_ = self._feature_ranking(self.ranking, self.discretization)
         self.relevance_ = (np.zeros(D) if self.su_ is None
                            else self.su_.relevance[self.order_])
         size = (paper_swarm_size(D, self.small_swarm) if self.pop_size == "auto"

@@ -2,8 +2,9 @@
 
 The baselines of seed 001 (Tran, Xue & Zhang, GECCO 2019). :class:`CFS`, :class:`FCBF` and
 :class:`LFS` are deterministic scikit-learn selectors (Weka's defaults, spec §9.7-9.10) searched
-by :func:`best_first_forward`; CFS and FCBF work on symmetric uncertainty of MDL-discretised
-features, LFS is a wrapper on the compiled KNN evaluator.
+by :func:`best_first_forward`; CFS and FCBF work on symmetric uncertainty of discretised
+features (MDL bins by default, Weka's; equal-width or equal-frequency bins through their
+``discretization`` switch), LFS is a wrapper on the compiled KNN evaluator.
 
 The relevance measures themselves live in :mod:`pymoo_fs.relevance` (the algorithms use them
 too); :class:`MDLDiscretizer`, :func:`mdl_cut_points`, :class:`SymmetricUncertainty`,

@@ -33,6 +33,11 @@ class CFS(SupportSelector):
     better_encoding : bool, default=True
         MDL better encoding of the discretisation (see
         :class:`~pymoo_fs.filters.MDLDiscretizer`).
+    discretization : {"mdl", "equal_width", "equal_frequency"}, default="mdl"
+        The bins SU is computed on: Fayyad & Irani's MDL (Weka's evaluators, spec §1.4), or 10
+        equal-width or equal-frequency bins (:class:`~pymoo_fs.relevance.SymmetricUncertainty`).
+        Mutual information without bins is not offered: the filter compares SU between
+        features with SU with the class.
 
     Attributes
     ----------
@@ -49,7 +54,8 @@ class CFS(SupportSelector):
     Raises
     ------
     ValueError
-        From :meth:`fit`, for invalid data or ``max_stale`` not a positive int.
+        From :meth:`fit`, for invalid data, an unknown ``discretization`` or ``max_stale`` not
+        a positive int.
 
     Notes
     -----
@@ -77,10 +83,12 @@ class CFS(SupportSelector):
     [False, True, False, True]
     """
 
-    def __init__(self, max_stale=5, locally_predictive=True, better_encoding=True):
+    def __init__(self, max_stale=5, locally_predictive=True, better_encoding=True,
+                 discretization="mdl"):
         self.max_stale = max_stale
         self.locally_predictive = locally_predictive
         self.better_encoding = better_encoding
+        self.discretization = discretization
 
     def fit(self, X, y):
         """Search the subset of highest merit.

@@ -24,6 +24,11 @@ class FCBF(SupportSelector):
     better_encoding : bool, default=True
         MDL better encoding of the discretisation (see
         :class:`~pymoo_fs.filters.MDLDiscretizer`).
+    discretization : {"mdl", "equal_width", "equal_frequency"}, default="mdl"
+        The bins SU is computed on: Fayyad & Irani's MDL (Weka's evaluators, spec §1.4), or 10
+        equal-width or equal-frequency bins (:class:`~pymoo_fs.relevance.SymmetricUncertainty`).
+        Mutual information without bins is not offered: the filter compares SU between
+        features with SU with the class.
 
     Attributes
     ----------
@@ -38,7 +43,8 @@ class FCBF(SupportSelector):
     Raises
     ------
     ValueError
-        From :meth:`fit`, for invalid data or a threshold that is not a real number.
+        From :meth:`fit`, for invalid data, an unknown ``discretization`` or a threshold that
+        is not a real number.
 
     Notes
     -----
@@ -66,9 +72,10 @@ class FCBF(SupportSelector):
     [False, True, False, True]
     """
 
-    def __init__(self, threshold=0.0, better_encoding=True):
+    def __init__(self, threshold=0.0, better_encoding=True, discretization="mdl"):
         self.threshold = threshold
         self.better_encoding = better_encoding
+        self.discretization = discretization
 
     def fit(self, X, y):
         """Select the predominant features.

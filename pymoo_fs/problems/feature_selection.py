@@ -9,7 +9,7 @@ from pymoo_fs._validation import check_unit_interval
 from pymoo_fs.evaluation import Evaluator, make_evaluator
 from pymoo_fs.evaluation.base import flip_rows
 from pymoo_fs.evaluation.estimator import ESTIMATOR_OPTIONS, KNN_OPTIONS
-from pymoo_fs.relevance import SymmetricUncertainty
+from pymoo_fs.relevance import RELEVANCE_MEASURES, relevance_measure
 
 __all__ = ["BiObjectiveFeatureSelection", "FeatureSelectionProblem", "WeightedFeatureSelection",
            "as_masks", "flip_masks"]
@@ -319,25 +319,36 @@ class FeatureSelectionProblem(Problem):
         _refuse_empty(masks)
         return self.objectives(self.evaluator.holdout_score(masks, X_test, y_test), masks)
 
-    def symmetric_uncertainty(self):
-        """Symmetric uncertainty of the training features, computed once and cached.
+    def symmetric_uncertainty(self, discretization="mdl"):
+        """The relevance of the training features, computed once per discretisation and cached.
 
-        The relevance measure of AMSO and VLPSO (their SU ranking) and of AMSO's local search:
-        SU of each feature with the class and between features, on the evaluator's training
-        data discretised by the MDL criterion (Weka's better encoding, spec §1.4). The
-        training data never leave the problem; algorithms call this method instead of
-        reaching into the evaluator.
+        The relevance measure of the ranking swarms (AMSO, VLPSO, CEPSO-FL, HFS-C-P) and of
+        AMSO's local search and HFS-C-P's clustering: symmetric uncertainty of each feature
+        with the class and between features, on the evaluator's training data after the
+        named discretisation (by default the MDL criterion with Weka's better encoding, spec
+        §1.4), or scikit-learn's mutual information for ranking alone. The training data
+        never leave the problem; algorithms call this method instead of reaching into the
+        evaluator.
+
+        Parameters
+        ----------
+        discretization : {"mdl", "equal_width", "equal_frequency", "mutual_info"}, \
+default="mdl"
+            See :func:`pymoo_fs.relevance.relevance_measure`. Each choice is computed once
+            and kept, so algorithms with different choices on one problem each get theirs.
 
         Returns
         -------
-        su : pymoo_fs.filters.SymmetricUncertainty
-            ``su.relevance`` (n_features,) is SU with the class, ``su.ranking()`` the features
-            by decreasing relevance, ``su.between(f, others)`` SU between features.
+        su : pymoo_fs.relevance.SymmetricUncertainty or pymoo_fs.relevance.MutualInformation
+            ``su.relevance`` (n_features,) is the relevance with the class, ``su.ranking()``
+            the features by decreasing relevance, ``su.between(f, others)`` SU between
+            features (refused by ``"mutual_info"``).
 
         Raises
         ------
         ValueError
-            If the evaluator holds no training data (its ``training_data()`` refuses).
+            If the evaluator holds no training data (its ``training_data()`` refuses), or for
+            an unknown ``discretization``.
 
         Examples
         --------
@@ -347,14 +358,24 @@ class FeatureSelectionProblem(Problem):
         >>> problem = WeightedFeatureSelection.from_data(data.X, data.y, cv=5)
         >>> problem.symmetric_uncertainty().ranking()[:3].tolist()
         [10, 11, 8]
+        >>> problem.symmetric_uncertainty("equal_frequency").discretization
+        'equal_frequency'
         """
-        su = getattr(self, "_symmetric_uncertainty", None)
+        if discretization not in RELEVANCE_MEASURES:
+            raise ValueError(f"discretization must be one of {RELEVANCE_MEASURES}, got "
+                             f"{discretization!r}")
+        if discretization == "mdl" and getattr(self, "_symmetric_uncertainty", None) is not None:
+            return self._symmetric_uncertainty
+        cache = self.__dict__.setdefault("_relevance_measures", {})
+        su = cache.get(discretization)
         if su is None:
             try:
                 X, y = self.evaluator.training_data()
             except ValueError as exc:
                 raise ValueError(f"symmetric uncertainty needs the training data: {exc}") from None
-            su = self._symmetric_uncertainty = SymmetricUncertainty(X, y)
+            su = cache[discretization] = relevance_measure(X, y, discretization)
+            if discretization == "mdl":
+                self._symmetric_uncertainty = su
         return su
 
     def better(self, F_new, F_old, n_new, n_old):

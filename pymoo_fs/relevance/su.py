@@ -1,11 +1,11 @@
-"""Symmetric uncertainty (SU) of MDL-discretised features, with the class and between features.
+"""Symmetric uncertainty (SU) of discretised features, with the class and between features.
 
 ``SU(A, B) = 2 IG(A; B) / (H(A) + H(B))`` with entropies estimated from counts (spec §1.4).
 :func:`symmetric_uncertainty` takes two discrete arrays; :class:`SymmetricUncertainty` holds a
-training set discretised once (:class:`~pymoo_fs.relevance.MDLDiscretizer`), the SU of every
-feature with the class (its relevance, and the SU ranking) and SU between features,
-computed lazily and cached; :func:`su_classif` is the relevance as a scikit-learn
-``score_func``.
+training set discretised once (by default :class:`~pymoo_fs.relevance.MDLDiscretizer`; equal
+width or equal frequency bins on request), the SU of every feature with the class (its
+relevance, and the SU ranking) and SU between features, computed lazily and cached;
+:func:`su_classif` is the relevance as a scikit-learn ``score_func``.
 """
 
 from collections import OrderedDict
@@ -13,11 +13,16 @@ from collections import OrderedDict
 import numpy as np
 from sklearn.utils.validation import check_X_y
 
-from pymoo_fs._validation import check_int
+from pymoo_fs._validation import check_choice, check_int
 from pymoo_fs.relevance._kernels import redundant_marks, su_against
+from pymoo_fs.relevance.binning import EqualFrequencyDiscretizer, EqualWidthDiscretizer
 from pymoo_fs.relevance.discretize import MDLDiscretizer
 
-__all__ = ["SymmetricUncertainty", "su_classif", "symmetric_uncertainty"]
+__all__ = ["DISCRETIZERS", "SymmetricUncertainty", "su_classif", "symmetric_uncertainty"]
+
+#: the discretisations SU can be computed on: supervised MDL bins (Fayyad & Irani, Weka's
+#: better encoding; spec §1.4), and unsupervised equal-width and equal-frequency bins
+DISCRETIZERS = ("mdl", "equal_width", "equal_frequency")
 
 #: most relevant features whose pairwise SU is kept as one dense float32 matrix (64 MiB)
 _MAX_DENSE = 4096
@@ -69,8 +74,11 @@ def symmetric_uncertainty(a, b):
 class SymmetricUncertainty:
     """SU of the features of one training set, with the class and with each other.
 
-    The features are discretised once, by Fayyad & Irani's MDL criterion with Weka's better
-    encoding (:class:`~pymoo_fs.relevance.MDLDiscretizer`) fitted on this training set.
+    The features are discretised once, fitted on this training set: by default by Fayyad &
+    Irani's MDL criterion with Weka's better encoding
+    (:class:`~pymoo_fs.relevance.MDLDiscretizer`, spec §1.4), or into equal-width or
+    equal-frequency bins (:class:`~pymoo_fs.relevance.EqualWidthDiscretizer`,
+    :class:`~pymoo_fs.relevance.EqualFrequencyDiscretizer`).
 
     Parameters
     ----------
@@ -79,7 +87,14 @@ class SymmetricUncertainty:
     y : array-like of shape (n_samples,)
         Class labels.
     better_encoding : bool, default=True
-        Passed to the discretiser.
+        Passed to the MDL discretiser.
+    discretization : {"mdl", "equal_width", "equal_frequency"}, default="mdl"
+        How the features are binned (:data:`DISCRETIZERS`). MDL gives a feature whose values
+        do not split the classes by its criterion a single bin, hence SU 0; the unsupervised
+        bins give almost every feature a positive SU (an estimate biased upwards on few
+        samples, but one that orders weakly relevant features instead of tying them at 0).
+    n_bins : int, default=10
+        Bins of the unsupervised discretisations (Weka's default); unused by MDL.
     max_rows : int, default=1024
         Rows of feature-feature SU kept in memory (least recently used evicted); each holds
         ``n_features`` floats.
@@ -91,15 +106,18 @@ class SymmetricUncertainty:
     codes : ndarray of int64, shape (n_samples, n_features)
         The bin of every value.
     n_bins : ndarray of int64, shape (n_features,)
-    discretizer : MDLDiscretizer
+    discretizer : MDLDiscretizer, EqualWidthDiscretizer or EqualFrequencyDiscretizer
         The fitted discretiser.
+    discretization : str
+        Its name.
     n_rows_computed : int
         Rows of feature-feature SU computed so far (a measure of work).
 
     Raises
     ------
     ValueError
-        For invalid data (scikit-learn's ``check_X_y``) or ``max_rows`` not a positive int.
+        For invalid data (scikit-learn's ``check_X_y``), ``max_rows`` or ``n_bins`` not a
+        positive int, or an unknown ``discretization``.
 
     Notes
     -----
@@ -127,10 +145,18 @@ class SymmetricUncertainty:
     0.0
     """
 
-    def __init__(self, X, y, better_encoding=True, max_rows=1024):
+    def __init__(self, X, y, better_encoding=True, max_rows=1024, discretization="mdl",
+                 n_bins=10):
         X, y = check_X_y(X, y, dtype=np.float64)
         self.max_rows = check_int("max_rows", max_rows, low=1)
-        self.discretizer = MDLDiscretizer(better_encoding=better_encoding).fit(X, y)
+        self.discretization = check_choice("discretization", discretization, DISCRETIZERS)
+        if discretization == "mdl":
+            discretizer = MDLDiscretizer(better_encoding=better_encoding)
+        else:
+            n_bins = check_int("n_bins", n_bins, low=1)
+            discretizer = (EqualWidthDiscretizer(n_bins) if discretization == "equal_width"
+                           else EqualFrequencyDiscretizer(n_bins))
+        self.discretizer = discretizer.fit(X, y)
         self.codes = self.discretizer.transform(X)
         self.n_bins = self.discretizer.n_bins_
         classes, y_codes = np.unique(y, return_inverse=True)

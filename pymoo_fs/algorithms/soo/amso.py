@@ -98,6 +98,12 @@ class AMSO(VariableLengthSwarm):
     ranking : {"su", "index"}, default="su"
         Feature ranking; ``"index"`` keeps the original order (and the local search then
         treats every feature as irrelevant).
+    discretization : {"mdl", "equal_width", "equal_frequency", "mutual_info"}, default="mdl"
+        The discretisation behind SU, for the ranking and the local search's redundancy test:
+        MDL (the authors' code, ``SU.java`` on Weka's supervised ``Discretize``; kept as the
+        default for that reason), 10 equal-width or equal-frequency bins
+        (:func:`pymoo_fs.relevance.relevance_measure`). ``"mutual_info"`` ranks without
+        discretising and has no SU between features, so it needs ``ls_schedule="never"``.
     **kwargs
         pymoo's ``Algorithm`` keywords (``termination``, ``seed``, ``verbose``, ...); any other
         keyword raises ``TypeError``.
@@ -164,14 +170,18 @@ class AMSO(VariableLengthSwarm):
                  inertia="linear", c=1.49445, vmax=0.6, threshold=0.6,
                  inclusive_threshold=True, ls_schedule="code", ls_iterations=100,
                  flip_fraction=0.25, ls_redraws=10, stale_pbest_fitness=False, ranking="su",
-                 **kwargs):
+                 discretization="mdl", **kwargs):
         n_subswarms = check_positive_int("n_subswarms", n_subswarms)
         if pop_size != "auto" and check_positive_int("pop_size", pop_size) < 2:
             raise ValueError(f"pop_size must be at least 2 (AMSO moves the losers of pairs), "
                              f"got {pop_size!r}")
         super().__init__(pop_size, n_subswarms, stagnation, w, w_end, inertia, c, vmax,
-                         threshold, inclusive_threshold, ranking, **kwargs)
+                         threshold, inclusive_threshold, ranking, discretization, **kwargs)
         self.ls_schedule = check_choice("ls_schedule", ls_schedule, ("code", "always", "never"))
+        if discretization == "mutual_info" and ls_schedule != "never":
+            raise ValueError("discretization='mutual_info' has no SU between features, which "
+                             "the local search needs: use ls_schedule='never' or a "
+                             "discretization ('mdl', 'equal_width', 'equal_frequency')")
         self.ls_iterations = check_positive_int("ls_iterations", ls_iterations)
         self.flip_fraction = check_unit_interval("flip_fraction", flip_fraction)
         self.ls_redraws = check_positive_int("ls_redraws", ls_redraws)

@@ -9,6 +9,7 @@ from pymoo_fs.algorithms.base import SwarmAlgorithm
 from pymoo_fs.algorithms.coefficients import PSOCoefficients
 from pymoo_fs.algorithms.metadata import RegistryName
 from pymoo_fs.problems import repair_empty
+from pymoo_fs.relevance import RELEVANCE_MEASURES
 
 __all__ = ["CEPSOFL", "archive_insert", "fuzzy_states", "hamming_add", "hamming_table",
            "hamming_velocity", "memberships", "pack_bits", "unpack_digits"]
@@ -43,9 +44,13 @@ class CEPSOFL(PSOCoefficients, SwarmAlgorithm):
     archive_size : int, default=100
         Capacity of the archive of eliminated personal bests [S004 Tab. 2].
     ranking : {"su", "index"}, default="su"
-        Order of the features in the encoding: SU with the class, descending
-        (``problem.symmetric_uncertainty()``, MDL-discretised [A, spec §1.4]), or the original
-        order.
+        Order of the features in the encoding: relevance with the class, descending
+        (``problem.symmetric_uncertainty(discretization)``), or the original order.
+    discretization : {"mdl", "equal_width", "equal_frequency", "mutual_info"}, default="mdl"
+        The relevance measure of the ranking (S004 names SU and no discretisation [A]): SU
+        after MDL bins (spec §1.4), after 10 equal-width or equal-frequency bins, or
+        scikit-learn's mutual information without discretisation
+        (:func:`pymoo_fs.relevance.relevance_measure`).
     hysteresis : bool, default=True
         In a transition zone of the memberships, a particle in the lower state stays there
         [A, spec §6]; False: the larger membership decides.
@@ -157,8 +162,9 @@ class CEPSOFL(PSOCoefficients, SwarmAlgorithm):
     ranged_coefficients = ("w",)
 
     def __init__(self, pop_size=20, n_base=8, w=(0.4, 0.7), c1=1.0, c2=1.0, p_move=0.1,
-                 archive_size=100, ranking="su", hysteresis=True, tie_state="higher",
-                 initial_state=1, empty_archive="pbest", inertia_draw="particle",
+                 archive_size=100, ranking="su", discretization="mdl", hysteresis=True,
+                 tie_state="higher", initial_state=1, empty_archive="pbest",
+                 inertia_draw="particle",
                  move_draw="digit", rounding="half_up", archive_content="eliminated",
                  pbest_rule="better_or_fewer", fitness="objective", **kwargs):
         kwargs.setdefault("termination", ("n_eval", 5000))
@@ -171,6 +177,8 @@ class CEPSOFL(PSOCoefficients, SwarmAlgorithm):
         self.p_move = check_unit_interval("p_move", p_move)
         self.archive_size = check_positive_int("archive_size", archive_size)
         self.ranking = check_choice("ranking", ranking, ("su", "index"))
+        self.discretization = check_choice("discretization", discretization,
+                                           RELEVANCE_MEASURES)
         self.hysteresis = bool(hysteresis)
         self.tie_state = check_choice("tie_state", tie_state, ("higher", "lower"))
         self.initial_state = check_choice("initial_state", initial_state, (1, 2, 3))
@@ -184,7 +192,7 @@ class CEPSOFL(PSOCoefficients, SwarmAlgorithm):
     # ------------------------------------------------------------------ setup and encoding
     def _setup(self, problem, **kwargs):
         super()._setup(problem, **kwargs)
-        _, self.order_ = self._feature_ranking(self.ranking)
+        _, self.order_ = self._feature_ranking(self.ranking, self.discretization)
         self.n_digits_ = -(-problem.n_var // self.bits)
         self.table_ = hamming_table(self.n_base)
         self.state_ = None

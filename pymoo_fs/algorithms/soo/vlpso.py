@@ -68,6 +68,10 @@ class VLPSO(VariableLengthSwarm):
         Select iff ``x >= theta`` (the authors' code base) rather than ``x > theta``.
     ranking : {"su", "index"}, default="su"
         Feature ranking; ``"index"`` keeps the original order.
+    discretization : {"mdl", "equal_width", "equal_frequency", "mutual_info"}, default="mdl"
+        The relevance measure the ranking sorts by: SU after MDL bins (spec §1.4, the
+        authors' SU code), after 10 equal-width or equal-frequency bins, or scikit-learn's
+        mutual information (:func:`pymoo_fs.relevance.relevance_measure`) [A].
     **kwargs
         pymoo's ``Algorithm`` keywords; any other keyword raises ``TypeError``.
 
@@ -127,9 +131,9 @@ class VLPSO(VariableLengthSwarm):
 
     def __init__(self, pop_size="auto", n_divisions=12, stagnation=9, refresh_gap=7, w=0.9,
                  w_end=0.4, inertia="linear", c=1.49445, vmax=0.6, threshold=0.6,
-                 inclusive_threshold=True, ranking="su", **kwargs):
+                 inclusive_threshold=True, ranking="su", discretization="mdl", **kwargs):
         super().__init__(pop_size, n_divisions, stagnation, w, w_end, inertia, c, vmax,
-                         threshold, inclusive_threshold, ranking, **kwargs)
+                         threshold, inclusive_threshold, ranking, discretization, **kwargs)
         self.refresh_gap = check_positive_int("refresh_gap", refresh_gap)
 
     def _initialize_tell(self, infills):
