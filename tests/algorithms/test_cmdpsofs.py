@@ -223,8 +223,8 @@ def test_mutation_groups_have_sizes_within_one(pop_size, mode):
     alg.ask()
     sizes = np.bincount(alg.groups_, minlength=3)
     assert sizes.sum() == pop_size and sizes.max() - sizes.min() <= 1
-    if mode == "modulo":
-        np.testing.assert_array_equal(alg.groups_, np.arange(pop_size) % 3)
+    if mode == "modulo":  # jMetal's OMOPSO: i % 3 == 0 non-uniform (2), 1 uniform, 2 none
+        np.testing.assert_array_equal(alg.groups_, [(2, 1, 0)[i % 3] for i in range(pop_size)])
 
 
 def test_random_mutation_groups_depend_on_seed():
@@ -236,6 +236,117 @@ def test_random_mutation_groups_depend_on_seed():
         groups.append(alg.groups_.copy())
     assert not np.array_equal(groups[0], groups[1])
     assert not np.array_equal(groups[0], np.arange(30) % 3)
+
+
+# ------------------------------------------------------------------- the epsilon archive
+def test_epsilon_archive_worked_out_by_hand():
+    # boxes of 0.1: (0.12, 0.55) -> (1, 5); (0.15, 0.45) -> (1, 4) beats it (better size box);
+    # (0.31, 0.11) -> (3, 1) non-dominated; (0.11, 0.42) -> (1, 4) same box as row 1, corner
+    # distance 0.01^2 + 0.02^2 = 0.0005 < 0.05^2 + 0.05^2 = 0.005: it replaces row 1
+    F = np.array([[0.12, 0.55], [0.15, 0.45], [0.31, 0.11], [0.11, 0.42]])
+    np.testing.assert_array_equal(cmdpsofs.epsilon_nondominated(F, 0.1), [2, 3])
+    # in order: after rows 0-2 the archive holds 1 and 2
+    np.testing.assert_array_equal(cmdpsofs.epsilon_nondominated(F[:3], 0.1), [1, 2])
+    # same box, equal distance to the corner: the first found stays (jMetal), equal vectors
+    # too (binary fractions, so the distances are exactly equal: 0.125^2 + 0.0625^2 twice)
+    tie = np.array([[0.375, 0.3125], [0.3125, 0.375], [0.375, 0.3125]])
+    np.testing.assert_array_equal(cmdpsofs.epsilon_nondominated(tie, 0.25), [0])
+    # two points of a front that share a box: plain dominance keeps both, the box keeps one
+    two = np.array([[0.12, 0.18], [0.18, 0.12]])
+    np.testing.assert_array_equal(pareto.nondominated_union(two), [0, 1])
+    np.testing.assert_array_equal(cmdpsofs.epsilon_nondominated(two, 0.1), [0])
+
+
+def test_epsilon_per_objective_keeps_sizes_apart():
+    # feature rates 4.6 % and 5.1 %: the same size box 6 of 0.0075 (6.13 and 6.8), boxes 9 and
+    # 10 of 0.005; the errors fall in boxes 26 (0.20) and 25 (0.19) of 0.0075
+    F = np.array([[0.20, 0.046], [0.19, 0.051]])
+    # one epsilon: the second has the better error box and the same size box: it replaces
+    np.testing.assert_array_equal(cmdpsofs.epsilon_nondominated(F, 0.0075), [1])
+    # the size axis at 0.005: boxes 9 and 10 apart, both kept
+    np.testing.assert_array_equal(cmdpsofs.epsilon_nondominated(F, (0.0075, 0.005)), [0, 1])
+
+
+def _beats(Fa, Fb, eps):
+    """Reference definition, one pair: a's box dominates b's, or same box and a nearer."""
+    A, B = np.floor(Fa / eps), np.floor(Fb / eps)
+    if np.all(A == B):
+        return np.sum((Fa - A * eps) ** 2) < np.sum((Fb - B * eps) ** 2)
+    return bool(np.all(A <= B) and np.any(A < B))
+
+
+def test_epsilon_archive_is_the_set_nothing_offered_beats():
+    rng = np.random.default_rng(4)
+    for trial in range(20):
+        # values on a grid of 1/64 (exact in binary) so that boxes and distances are exact
+        F = rng.integers(0, 64, size=(40, 2)) / 64.0
+        eps = 0.0625 * (1 + trial % 3)
+        keep = cmdpsofs.epsilon_nondominated(F, eps)
+        # with distinct vectors and no equal-distance ties in a box, the archive does not
+        # depend on the order: it is every row that no other row beats
+        unique, first = np.unique(F, axis=0, return_index=True)
+        rows = np.sort(first)
+        expected = [i for i in rows if not any(_beats(F[j], F[i], eps) for j in rows if j != i)]
+        dist = {}
+        for i in rows:
+            box = tuple(np.floor(F[i] / eps))
+            dist.setdefault(box, []).append(np.sum((F[i] - np.floor(F[i] / eps) * eps) ** 2))
+        if any(len(d) != len(set(d)) for d in dist.values()):
+            continue  # an equal-distance tie: the first found wins, order matters
+        np.testing.assert_array_equal(keep, expected)
+        boxes = np.floor(F[keep] / eps)
+        assert np.unique(boxes, axis=0).shape[0] == keep.size  # one member per box
+
+
+def test_epsilon_archive_run_searches_as_the_dominance_run():
+    # the archive is only the result: same seed, same moves; its members are the epsilon
+    # thinning of the dominance archive, in the order found
+    problem = TradeOff(40)
+    plain = minimize(problem, CMDPSOFS(pop_size=8), ("n_gen", 30), seed=3)
+    eps = minimize(problem, CMDPSOFS(pop_size=8, archive_rule="epsilon", epsilon=0.02),
+                   ("n_gen", 30), seed=3)
+    np.testing.assert_array_equal(plain.algorithm.X_, eps.algorithm.X_)
+    np.testing.assert_array_equal(plain.algorithm.leaders_F_, eps.algorithm.leaders_F_)
+    keep = cmdpsofs.epsilon_nondominated(plain.F, 0.02)
+    assert 0 < keep.size < plain.F.shape[0]  # the thinning removed members
+    np.testing.assert_array_equal(eps.F, plain.F[keep])
+    np.testing.assert_array_equal(eps.X, plain.X[keep])
+
+
+def test_sequential_leader_update_keeps_a_valid_leader_set_and_changes_the_run():
+    differs = False
+    for seed in range(4):
+        leaders = []
+
+        class Leaders(Callback):
+            def notify(self, algorithm):
+                leaders.append(algorithm.leaders_F_.copy())
+
+        problem = TradeOff(30)
+        seq = minimize(problem, CMDPSOFS(pop_size=4, leader_update="sequential"),
+                       ("n_gen", 15), seed=seed, callback=Leaders())
+        batch = minimize(problem, CMDPSOFS(pop_size=4), ("n_gen", 15), seed=seed)
+        for L in leaders:
+            assert 1 <= len(L) <= 4
+            np.testing.assert_array_equal(pareto.nondominated_union(L), np.arange(len(L)))
+        differs |= not np.array_equal(seq.algorithm.X_, batch.algorithm.X_)
+    assert differs
+
+
+def test_sequential_leader_update_offers_one_particle_at_a_time(monkeypatch):
+    sizes = []
+    original = pareto.nondominated_union
+
+    def spy(F, capacity=None):
+        if capacity is not None:
+            sizes.append(F.shape[0])
+        return original(F, capacity)
+
+    monkeypatch.setattr(pareto, "nondominated_union", spy)
+    minimize(TradeOff(10), CMDPSOFS(pop_size=5, leader_update="sequential"), ("n_gen", 3),
+             seed=0)
+    # every offer is the leader set plus one particle: 15 offers of at most 5 + 1 vectors
+    assert len(sizes) == 15 and max(sizes) <= 6 and sizes[0] == 1
 
 
 # -------------------------------------------------------------------------- mutation maths
@@ -378,6 +489,12 @@ def test_single_objective_problem_raises():
     (dict(uniform_mutation="gauss"), "uniform_mutation"),
     (dict(pbest_rule="better"), "pbest_rule"),
     (dict(random_coefficients="swarm"), "random_coefficients"),
+    (dict(archive_rule="eps"), "archive_rule"),
+    (dict(epsilon=0.0), "epsilon"),
+    (dict(epsilon=(0.01, -1.0)), "epsilon"),
+    (dict(epsilon="0.0075"), "epsilon"),
+    (dict(epsilon=()), "epsilon"),
+    (dict(leader_update="one"), "leader_update"),
 ])
 def test_invalid_parameter_raises_naming_it(kwargs, name):
     with pytest.raises(ValueError, match=rf"^{name} "):
@@ -387,8 +504,17 @@ def test_invalid_parameter_raises_naming_it(kwargs, name):
 def _parameters(alg):
     names = ("pop_size", "w", "c1", "c2", "vmax", "threshold", "mutation_rate", "perturbation",
              "mutation_groups", "uniform_mutation", "pbest_rule",
-             "random_coefficients", "reverse_velocity")
+             "random_coefficients", "reverse_velocity", "archive_rule", "epsilon",
+             "leader_update")
     return {name: copy.deepcopy(getattr(alg, name)) for name in names}
+
+
+def test_epsilon_of_the_wrong_length_is_refused_at_setup():
+    with pytest.raises(ValueError, match="epsilon gives 3 box sizes for a problem of 2"):
+        minimize(TradeOff(6), CMDPSOFS(pop_size=3, archive_rule="epsilon",
+                                       epsilon=(0.1, 0.1, 0.1)), ("n_gen", 2), seed=0)
+    with pytest.raises(ValueError, match="epsilon gives 3 box sizes for 2 objectives"):
+        cmdpsofs.epsilon_nondominated(np.zeros((2, 2)), (0.1, 0.1, 0.1))
 
 
 def test_parameters_unchanged_after_run():

@@ -1,5 +1,7 @@
 """CMDPSOFS: multi-objective PSO with crowding, mutation and dominance for feature selection."""
 
+import numbers
+
 import numpy as np
 from pymoo.core.population import Population
 
@@ -8,7 +10,7 @@ from pymoo_fs import pareto
 from pymoo_fs.algorithms import archive
 from pymoo_fs.algorithms.base import ParticleSwarm
 
-__all__ = ["CMDPSOFS", "non_uniform_mutation"]
+__all__ = ["CMDPSOFS", "epsilon_nondominated", "non_uniform_mutation"]
 
 
 class CMDPSOFS(ParticleSwarm):
@@ -18,7 +20,8 @@ class CMDPSOFS(ParticleSwarm):
     selection. Particles move in ``[0, 1]^D`` (feature ``d`` selected iff ``x_d > threshold``),
     led by members of a crowding-truncated leader set; a third of the swarm is perturbed by
     uniform and a third by non-uniform mutation after each move; every solution found is
-    offered to an unbounded dominance archive, which is the result.
+    offered to an unbounded dominance archive (or, with ``archive_rule="epsilon"``, OMOPSO's
+    epsilon-dominance archive), which is the result.
 
     Parameters
     ----------
@@ -40,7 +43,8 @@ class CMDPSOFS(ParticleSwarm):
         unknown [A]).
     mutation_groups : {"random", "modulo"}, default="random"
         Split the swarm into three equal groups at random (CMDPSOFS-II text) or by particle
-        index modulo 3 (jMetal).
+        index modulo 3 as jMetal's OMOPSO does (``i % 3 == 0`` non-uniform, ``1`` uniform,
+        ``2`` none).
     uniform_mutation : {"resample", "perturb"}, default="resample"
         ``x_d <- U[0, 1]`` (CMDPSOFS-II text) or ``x_d <- x_d + (U(0, 1) - 0.5) * 0.5``,
         clamped (jMetal) [A].
@@ -52,6 +56,23 @@ class CMDPSOFS(ParticleSwarm):
         Draw ``r1, r2`` per dimension [A] or per particle (jMetal).
     reverse_velocity : bool, default=False
         Negate the velocity of a coordinate clamped at a bound (jMetal) [A].
+    archive_rule : {"dominance", "epsilon"}, default="dominance"
+        The result archive: every non-dominated solution found, under plain Pareto dominance
+        (our [A], spec §8), or OMOPSO's epsilon-dominance archive, as Sierra & Coello and
+        jMetal build it and CMDPSOFS inherits it (:func:`epsilon_nondominated`). The archive
+        is only the result: the search (leaders, moves, draws) is the same either way.
+    epsilon : float or tuple of float, default=0.0075
+        Box size of the epsilon archive, one for all objectives or one per objective (jMetal's
+        OMOPSO runner: ``eta = 0.0075``). Only with ``archive_rule="epsilon"``. On
+        (ErrorRate, FeatureRate) a box of 0.0075 holds subsets whose sizes differ by less than
+        ``0.0075 D`` features; the CMDPSOFS paper counted features, so its boxes never merged
+        two sizes: ``epsilon=(0.0075, 1 / (2 * D))`` keeps every size apart on rates.
+    leader_update : {"batch", "sequential"}, default="batch"
+        How the swarm enters the leader set: all at once (the non-dominated union of the set
+        and the swarm, then truncated; spec §8) or one particle at a time in index order, each
+        accepted particle followed by a truncation to ``pop_size`` when the set overflows
+        (jMetal's ``CrowdingDistanceArchive.add``). The two can keep different members when
+        more than ``pop_size`` non-dominated solutions compete.
     **kwargs
         pymoo's ``Algorithm`` keywords; any other keyword raises ``TypeError``.
 
@@ -64,8 +85,9 @@ class CMDPSOFS(ParticleSwarm):
     leaders_X_ : ndarray of float64, shape (n_leaders, D)
         Positions of the leader set (``leaders_F_`` their objectives), at most ``pop_size``.
     archive_ : pymoo.core.population.Population
-        The dominance archive: every non-dominated solution found (masks in ``X``, objectives
-        in ``F``), returned as the result (``res.X``, ``res.F``).
+        The result archive (masks in ``X``, objectives in ``F``), returned as the result
+        (``res.X``, ``res.F``): every non-dominated solution found, or with
+        ``archive_rule="epsilon"`` its epsilon-dominance thinning.
     groups_ : ndarray of int64, shape (pop_size,)
         Mutation group of each particle: 0 none, 1 uniform, 2 non-uniform.
 
@@ -96,9 +118,11 @@ class CMDPSOFS(ParticleSwarm):
     4. the swarm is evaluated (one evaluation per particle: the mutated position);
     5. the leader set becomes the non-dominated union of itself and the swarm, deduplicated on
        objective vectors (existing members kept), then truncated one by one by smallest
-       crowding distance to ``pop_size``;
-    6. the swarm is offered to the archive (plain Pareto dominance, no cap, deduplicated on
-       objective vectors) [A: the OMOPSO epsilon-archive is not used];
+       crowding distance to ``pop_size`` (``leader_update="sequential"``: the particles
+       are offered one at a time, a truncation after each that overflows, as jMetal);
+    6. the swarm is offered to the archive: plain Pareto dominance, no cap, deduplicated on
+       objective vectors [A]; or, with ``archive_rule="epsilon"``, the epsilon-dominance archive
+       of OMOPSO (:func:`epsilon_nondominated`);
     7. personal bests are updated by ``pbest_rule``.
 
     Initial positions are ``U[0, 1]^D`` and initial velocities 0 [A]. Generation 1 evaluates
@@ -111,7 +135,40 @@ class CMDPSOFS(ParticleSwarm):
     accepted by the leader set), which is what offering the whole swarm yields. The
     CMDPSOFS-II text can be read as offering only the members left after truncation; that
     archive can miss non-dominated solutions truncated in the iteration they were found.
-    Members with equal objective vectors are kept once (the first found), as in jMetal.
+    Members with equal objective vectors are kept once (the first found), as in jMetal. The
+    same holds for the epsilon archive: jMetal offers it only what the leader set accepted,
+    but a solution the leader set refuses is dominated by a leader, which the epsilon archive
+    already holds or holds something that beats it, so offering the whole swarm gives the same
+    archive.
+
+    **Where this version departs from CMDPSOFS as its authors built it**, and the switch that
+    restores each (the paper itself was not reached; spec §8 and §12 say what is known from
+    the CMDPSOFS-II text, jMetal's OMOPSO and CMDPSOFS-py):
+
+    ============================================  ===========================  =====================
+    as built (OMOPSO, CMDPSOFS)                   default here                 switch
+    ============================================  ===========================  =====================
+    epsilon-dominance result archive              plain dominance [A]          ``archive_rule=
+                                                                               "epsilon"``
+    w ~ U[0.1, 0.5], c1, c2 ~ U[1.5, 2]           seed 003's 0.7298, 1.49618   ``w=(0.1, 0.5)``,
+    per particle update                                                        ``c1=c2=(1.5, 2.0)``
+    vmax 0.6                                      seed 003's 6.0               ``vmax=0.6``
+    r1, r2 one per particle (jMetal)              per dimension [A]            ``random_coefficients
+                                                                               ="particle"``
+    velocity reversed at a bound (jMetal)         plain clamping [A]           ``reverse_velocity``
+    groups by index modulo 3 (jMetal)             random groups (CMDPSOFS-II)  ``mutation_groups=
+                                                                               "modulo"``
+    uniform mutation: x + (U - 0.5) 0.5 (jMetal)  x <- U[0, 1] (CMDPSOFS-II)   ``uniform_mutation=
+                                                                               "perturb"``
+    leader set filled one by one (jMetal)         the swarm at once [A]        ``leader_update=
+                                                                               "sequential"``
+    features counted in f2 (paper)                FeatureRate (seed 003)       the problem's
+                                                                               objective; ``epsilon``
+                                                                               per objective
+    ============================================  ===========================  =====================
+
+    Unknown and left as [A]: the non-uniform mutation's ``b`` (jMetal's 0.5) and the
+    iteration count of the original (500 in the CMDPSOFS-II text).
 
     References
     ----------
@@ -141,7 +198,8 @@ class CMDPSOFS(ParticleSwarm):
     def __init__(self, pop_size=30, w=0.7298, c1=1.49618, c2=1.49618, vmax=6.0, threshold=0.6,
                  mutation_rate=None, perturbation=0.5, mutation_groups="random",
                  uniform_mutation="resample", pbest_rule="not_dominated",
-                 random_coefficients="dimension", reverse_velocity=False, **kwargs):
+                 random_coefficients="dimension", reverse_velocity=False, archive_rule="dominance",
+                 epsilon=0.0075, leader_update="batch", **kwargs):
         super().__init__(pop_size, w, c1, c2, vmax, threshold, inclusive_threshold=False,
                          initial_velocity="zero", random_coefficients=random_coefficients,
                          reverse_velocity=reverse_velocity, pbest_rule=pbest_rule, **kwargs)
@@ -152,18 +210,26 @@ class CMDPSOFS(ParticleSwarm):
                                             ("random", "modulo"))
         self.uniform_mutation = check_choice("uniform_mutation", uniform_mutation,
                                              ("resample", "perturb"))
+        self.archive_rule = check_choice("archive_rule", archive_rule, ("dominance", "epsilon"))
+        self.epsilon = _check_epsilon(epsilon)
+        self.leader_update = check_choice("leader_update", leader_update,
+                                          ("batch", "sequential"))
 
     def _setup(self, problem, **kwargs):
         super()._setup(problem, **kwargs)
         D = problem.n_var
         self.mutation_rate_ = 1.0 / D if self.mutation_rate is None else self.mutation_rate
+        if isinstance(self.epsilon, tuple) and len(self.epsilon) != problem.n_obj:
+            raise ValueError(f"epsilon gives {len(self.epsilon)} box sizes for a problem of "
+                             f"{problem.n_obj} objectives")
 
     def _initial_swarm(self):
         n = self.pop_size
-        order = (self.random_state.permutation(n) if self.mutation_groups == "random"
-                 else np.arange(n))
         self.groups_ = np.empty(n, dtype=np.int64)
-        self.groups_[order] = np.arange(n) % 3
+        if self.mutation_groups == "random":
+            self.groups_[self.random_state.permutation(n)] = np.arange(n) % 3
+        else:  # jMetal's OMOPSO: i % 3 == 0 non-uniform (2), 1 uniform (1), 2 none (0)
+            self.groups_[:] = 2 - np.arange(n) % 3
         return super()._initial_swarm()
 
     def _initialize_tell(self, infills):
@@ -190,12 +256,23 @@ class CMDPSOFS(ParticleSwarm):
     def _update_archives(self, infills):
         """Steps 5-6: the leader set (capped, crowding) and the archive (uncapped)."""
         F = infills.get("F")
+        if self.leader_update == "batch":
+            self._offer_leaders(self.X_, F)
+        else:
+            for i in range(F.shape[0]):
+                self._offer_leaders(self.X_[i:i + 1], F[i:i + 1])
+        merged = Population.merge(self.archive_, infills)
+        F_merged = merged.get("F")
+        keep = (pareto.nondominated_union(F_merged) if self.archive_rule == "dominance"
+                else epsilon_nondominated(F_merged, self.epsilon))
+        self.archive_ = merged[keep]
+
+    def _offer_leaders(self, X, F):
+        """The leader set after ``X``/``F`` are offered: non-dominated union, then truncation."""
         F_all = np.vstack([self.leaders_F_, F])
         keep = pareto.nondominated_union(F_all, capacity=self.pop_size)
-        self.leaders_X_ = np.vstack([self.leaders_X_, self.X_])[keep]
+        self.leaders_X_ = np.vstack([self.leaders_X_, X])[keep]
         self.leaders_F_ = F_all[keep]
-        merged = Population.merge(self.archive_, infills)
-        self.archive_ = merged[pareto.nondominated_union(merged.get("F"))]
 
     def _mutate(self, X):
         """Step 3: uniform mutation on group 1, non-uniform on group 2 (groups_ == 1, 2)."""
@@ -215,6 +292,99 @@ class CMDPSOFS(ParticleSwarm):
         Xn[hit] = non_uniform_mutation(Xn[hit], self.progress(), self.perturbation, rs)
         X[non] = Xn
         return X
+
+
+def epsilon_nondominated(F, epsilon):
+    """Indices of the epsilon-dominance archive of OMOPSO built from ``F`` in row order.
+
+    Parameters
+    ----------
+    F : ndarray of float64, shape (n, m)
+        Objective vectors (minimised), existing archive members first, then candidates, in the
+        order they were found.
+    epsilon : float or sequence of float, length m
+        Box size, one for all objectives or one per objective, each > 0.
+
+    Returns
+    -------
+    keep : ndarray of int64, shape (n_keep,)
+        Increasing indices into ``F`` of the members that the archive holds after every row
+        was offered in order.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not positive and finite, or gives a number of box sizes other than
+        ``m``.
+
+    Notes
+    -----
+    jMetal's ``NonDominatedSolutionListArchive`` with its ``EpsilonDominanceComparator``
+    (OMOPSO's result archive, Sierra & Coello 2005), row by row. Each vector falls in the box
+    ``B = floor(F / epsilon)`` (of :func:`pymoo_fs.pareto.on_grid` values, so rounding twins
+    share a box). A newcomer ``a`` is refused when a member ``b`` has a box no worse in every
+    objective and better in one, or the same box and a distance to the box's lower corner
+    ``sum((F - B epsilon)^2)`` no larger than ``a``'s (the first found wins a tie, equal
+    vectors included); otherwise it enters and removes every member it beats in the same
+    sense (a better box, or the same box and a strictly smaller distance). So at most one
+    solution per box survives and no box is dominated by another's: the archive thins the
+    Pareto front to a grid of resolution ``epsilon``.
+
+    References
+    ----------
+    M. Reyes Sierra, C. A. Coello Coello, "Improving PSO-based multi-objective optimization
+    using crowding, mutation and epsilon-dominance", EMO 2005, LNCS 3410:505-519,
+    doi:10.1007/978-3-540-31880-4_35. M. Laumanns, L. Thiele, K. Deb, E. Zitzler, "Combining
+    convergence and diversity in evolutionary multiobjective optimization", Evolutionary
+    Computation 10(3):263-282, 2002. jMetal 6, ``EpsilonDominanceComparator``,
+    ``NonDominatedSolutionListArchive``, ``OMOPSO`` (github.com/jMetal/jMetal).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pymoo_fs.algorithms.moo.cmdpsofs import epsilon_nondominated
+    >>> F = np.array([[0.101, 0.5], [0.104, 0.4], [0.30, 0.1], [0.102, 0.45]])
+    >>> epsilon_nondominated(F, 0.01)  # rows 0, 1, 3: error box 10; 1 has the better size box
+    array([1, 2])
+    """
+    F = np.asarray(F, dtype=float)
+    if F.ndim != 2:
+        raise ValueError(f"F must be a 2-D array of objective vectors, got shape {F.shape}")
+    eps = np.broadcast_to(np.asarray(_check_epsilon(epsilon), dtype=float), (F.shape[1],)) \
+        if np.ndim(epsilon) == 0 or len(epsilon) == F.shape[1] else None
+    if eps is None:
+        raise ValueError(f"epsilon gives {len(epsilon)} box sizes for {F.shape[1]} objectives")
+    G = pareto.on_grid(F)
+    boxes = np.floor(G / eps)
+    dist = np.sum((G - boxes * eps) ** 2, axis=1)
+    members = []
+    for i in range(F.shape[0]):
+        if members:
+            m = np.asarray(members)
+            B = boxes[m]
+            no_worse = np.all(B <= boxes[i], axis=1)
+            no_better = np.all(B >= boxes[i], axis=1)
+            same = no_worse & no_better
+            if np.any((no_worse & ~same) | (same & (dist[m] <= dist[i]))):
+                continue  # a member's box dominates, or its box is the same and it is closer
+            beaten = (no_better & ~same) | (same & (dist[i] < dist[m]))
+            members = [j for j, out in zip(members, beaten) if not out]
+        members.append(i)
+    return np.asarray(sorted(members), dtype=np.int64)
+
+
+def _check_epsilon(epsilon):
+    """``epsilon`` as a float, or a tuple of floats, each positive and finite."""
+    values = (epsilon,) if isinstance(epsilon, numbers.Real) else epsilon
+    try:
+        values = tuple(values)
+    except TypeError:
+        values = ()
+    if not values or not all(isinstance(v, numbers.Real) and not isinstance(v, bool)
+                             and np.isfinite(v) and v > 0 for v in values):
+        raise ValueError(f"epsilon must be a positive number or a sequence of them, got "
+                         f"{epsilon!r}")
+    return float(values[0]) if isinstance(epsilon, numbers.Real) else tuple(map(float, values))
 
 
 def non_uniform_mutation(x, progress, b, random_state):
