@@ -1,4 +1,6 @@
-"""Sequential forward selection on Musk1 with KNNEvaluator.score_flips.
+"""
+Sequential forward selection on Musk1 with KNNEvaluator.score_flips
+===================================================================
 
 Each step scores every one-feature addition of the current subset in one call; the scores
 are exactly scikit-learn's ``cross_val_score`` values. Run: ``python examples/evaluator_flips.py``.

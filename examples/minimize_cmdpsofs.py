@@ -1,4 +1,6 @@
-"""Bi-objective feature selection on Sonar with CMDPSOFS through pymoo.minimize.
+"""
+Bi-objective feature selection on Sonar with CMDPSOFS through pymoo.minimize
+============================================================================
 
 Run: ``python examples/minimize_cmdpsofs.py`` (about a second).
 """

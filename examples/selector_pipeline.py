@@ -1,4 +1,6 @@
-"""Swarm feature selection inside a scikit-learn Pipeline, tuned by GridSearchCV, on Sonar.
+"""
+Swarm feature selection inside a scikit-learn Pipeline, tuned by GridSearchCV, on Sonar
+=======================================================================================
 
 The selector searches feature subsets of the training folds (KNN-5 error under inner 5-fold
 cross-validation against the number of features; by default ISRPSO, Nguyen et al., Soft

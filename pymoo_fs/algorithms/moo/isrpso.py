@@ -53,7 +53,7 @@ class ISRPSO(MOPSO):
         Masks the local searches actually evaluated (counted in ``n_eval``), the acc1 ranking
         excluded.
     ls_log_ : list of dict
-        One entry per local search: ``move``, ``archive`` (snapshot size), ``union`` (|S|),
+        One entry per local search: ``move``, ``archive`` (snapshot size), ``union`` (``|S|``),
         ``improved`` (members whose subset changed), ``reused`` (scans answered from the
         previous local searches, see :class:`ScanMemo`), ``sequential``, ``computed`` and
         ``seconds``.
