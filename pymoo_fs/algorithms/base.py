@@ -101,10 +101,10 @@ class FeatureSelectionAlgorithm(Algorithm):
     and Weka's SFS/SBS). The result's ``F`` is always the problem's objective.
     """
 
-    n_objectives = None
-    has_population = None
-    evaluations_per_generation = None
-    registry_names = ()
+    n_objectives: int | None = None
+    has_population: bool | None = None
+    evaluations_per_generation: int | None = None
+    registry_names: tuple = ()
     fitness = "objective"
 
     def __init__(self, **kwargs):
