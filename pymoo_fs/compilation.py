@@ -209,8 +209,21 @@ def _start(ev):
     if handler is not None:
         handler(what)
     else:
-        warnings.warn(message, KernelCompilationWarning, stacklevel=2)
+        warnings.warn(message, KernelCompilationWarning, stacklevel=_caller_level())
     return what, time.perf_counter()
+
+
+def _caller_level():
+    """The ``stacklevel`` of the first frame outside numba and this module: the code whose
+    call of a kernel set the compilation off (a pymoo-fs evaluator, or the user's)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None:
+        module = frame.f_globals.get("__name__", "")
+        if not (module == __name__ or module.startswith(("numba.", "contextlib"))
+                or module == "numba"):
+            return level
+        frame, level = frame.f_back, level + 1
+    return 2
 
 
 class _AfterNumbaImport:

@@ -55,6 +55,10 @@ one = kernel(KNN, 1)
 print("KNN", caught(lambda: (one(1), one(2))))          # compiled once, for ints
 print("MORE", caught(lambda: (one(1.5), kernel(KNN, 2)(1))))
 print("FLIPS", caught(lambda: kernel(FLIPS, 3)(1)))
+with warnings.catch_warnings(record=True) as seen:
+    warnings.simplefilter("always")
+    kernel(FITB, 8)(1.5)  # the line that called the kernel: this script's
+print("WHERE", [(w.filename, w.lineno) for w in seen])
 print("OTHER", caught(lambda: kernel("somebody_else", 4)(1)))
 print("CACHED", caught(lambda: cached_kernel(SAMPLING, SOURCE)(2)))
 heard = []
@@ -123,18 +127,24 @@ def test_python_api_warns_at_every_first_compilation(runs):
     assert [w[0] for w in eval(lines["CACHED"][0])] == [WARNING]  # compiled: announced
 
 
+def test_the_warning_points_at_the_call_that_compiled(runs):
+    (lines, _), _ = runs
+    ((filename, lineno),) = eval(lines["WHERE"][0])
+    assert filename == "<string>" and lineno > 1  # not pymoo_fs/compilation.py or numba
+
+
 def test_logging_records_the_start_and_the_end(runs):
     (lines, _), _ = runs
     logged = lines["LOG"]
     assert logged[0].startswith("pymoo_fs.compilation compiling the KNN evaluator's kernels")
     assert logged[1].startswith("pymoo_fs.compilation compiled the KNN evaluator's kernels in ")
     assert logged[1].endswith(" s")
-    assert len(logged) == 2 * 8  # KNN three times, flips, sampling, FIT-B, SU twice
+    assert len(logged) == 2 * 9  # KNN three times, flips, FIT-B twice, sampling, SU twice
 
 
 def test_a_handler_replaces_the_warning(runs):
     (lines, _), _ = runs
-    assert lines["HANDLER"] == ["[] [\"the FIT-B evaluator's kernels\"]"]  # no warning
+    assert lines["HANDLER"] == ["[] [\"more of the FIT-B evaluator's kernels (f)\"]"]
 
 
 def test_the_command_line_prints_a_line_per_compilation_instead_of_warning(runs):
@@ -145,7 +155,7 @@ def test_the_command_line_prints_a_line_per_compilation_instead_of_warning(runs)
         "or more) ...",
         "compiling more of the symmetric-uncertainty kernels (f) (once per machine; this can "
         "take a minute or more) ..."]
-    assert len(eval(lines["ANNOUNCED"][0])) == 5
+    assert len(eval(lines["ANNOUNCED"][0])) == 5  # families
 
 
 def test_listening_starts_when_numba_comes_first_and_a_cached_kernel_says_nothing(runs):
