@@ -14,7 +14,7 @@ from pymoo_fs._validation import check_seed
 __all__ = ["run_seed"]
 
 
-def run_seed(seed, *key):
+def run_seed(seed: int, *key: object) -> int:
     """The seed of one run, derived from a base seed and the run's identity.
 
     Parameters

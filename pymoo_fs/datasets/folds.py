@@ -19,7 +19,10 @@ Weka 3.8 sources, ``weka/core/Instances.java`` (``randomize``, ``stratify``, ``s
 
 import numbers
 
+from collections.abc import Iterator, Sized
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = ["JavaRandom", "WekaStratifiedKFold"]
 
@@ -43,7 +46,7 @@ class JavaRandom:
     [0, 3, 8, 4, 0]
     """
 
-    def __init__(self, seed):
+    def __init__(self, seed: int) -> None:
         self._seed = (int(seed) ^ _MULTIPLIER) & _MASK48
 
     def _next(self, bits):
@@ -51,7 +54,7 @@ class JavaRandom:
         self._seed = (self._seed * _MULTIPLIER + 0xB) & _MASK48
         return self._seed >> (48 - bits)
 
-    def next_int(self, bound):
+    def next_int(self, bound: int) -> int:
         """``nextInt(bound)``: uniform in ``[0, bound)``, Java's rejection rule included.
 
         Raises
@@ -109,21 +112,21 @@ class WekaStratifiedKFold:
     True
     """
 
-    def __init__(self, n_splits=10, random_state=1):
+    def __init__(self, n_splits: int = 10, random_state: int | None = 1) -> None:
         if (not isinstance(n_splits, numbers.Integral) or isinstance(n_splits, bool)
                 or n_splits < 2):
             raise ValueError(f"n_splits must be an int >= 2, got {n_splits!r}")
         if random_state is not None and (not isinstance(random_state, numbers.Integral)
                                          or isinstance(random_state, bool)):
             raise ValueError(f"random_state must be an int or None, got {random_state!r}")
-        self.n_splits = int(n_splits)
-        self.random_state = random_state
+        self.n_splits: int = int(n_splits)
+        self.random_state: int | None = random_state
 
-    def get_n_splits(self, X=None, y=None, groups=None):
+    def get_n_splits(self, X: object = None, y: object = None, groups: object = None) -> int:
         """int: the number of folds."""
         return self.n_splits
 
-    def order(self, y):
+    def order(self, y: ArrayLike) -> np.ndarray:
         """The instance order after Weka's randomize, stratify and stratStep.
 
         Parameters
@@ -155,7 +158,8 @@ class WekaStratifiedKFold:
         dealt = [order[j] for start in range(k) for j in range(start, len(order), k)]
         return np.asarray(dealt, dtype=np.int64)
 
-    def split(self, X, y, groups=None):
+    def split(self, X: Sized, y: ArrayLike,
+              groups: object = None) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """Yield ``(train, test)`` index arrays, sorted, one pair per fold.
 
         Parameters

@@ -135,7 +135,7 @@ class Dataset:
 # public functions
 # ----------------------------------------------------------------------------------------------
 
-def list_datasets(data_dir=None) -> list:
+def list_datasets(data_dir: str | os.PathLike[str] | None = None) -> list[str]:
     """Names of the datasets that :func:`load_dataset` can find by name now.
 
     Parameters
@@ -171,7 +171,9 @@ def list_datasets(data_dir=None) -> list:
     return sorted(names)
 
 
-def load_dataset(name_or_path, data_dir=None, *, target=None) -> Dataset:
+def load_dataset(name_or_path: str | os.PathLike[str],
+                 data_dir: str | os.PathLike[str] | None = None, *,
+                 target: str | None = None) -> Dataset:
     """Load a classification dataset by name or from a file.
 
     A string is resolved in this order:

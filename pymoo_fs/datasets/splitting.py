@@ -12,6 +12,7 @@ import numbers
 from typing import NamedTuple, Optional
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.model_selection import train_test_split as _sk_train_test_split
 from sklearn.preprocessing import MinMaxScaler
 
@@ -46,7 +47,9 @@ class Split(NamedTuple):
     scaler: Optional[MinMaxScaler]
 
 
-def holdout_split(dataset_or_X, y=None, test_size=0.3, random_state=0, scale=True) -> Split:
+def holdout_split(dataset_or_X: Dataset | ArrayLike, y: ArrayLike | None = None,
+                  test_size: float | int = 0.3, random_state: int | None = 0,
+                  scale: bool = True) -> Split:
     """Stratified, seeded hold-out split, optionally min-max scaled on the training part.
 
     Parameters
@@ -134,7 +137,8 @@ def holdout_split(dataset_or_X, y=None, test_size=0.3, random_state=0, scale=Tru
     )
 
 
-def holdout_indices(y, test_size=0.3, random_state=0):
+def holdout_indices(y: ArrayLike, test_size: float | int = 0.3,
+                    random_state: int | None = 0) -> tuple[np.ndarray, np.ndarray]:
     """Indices of a stratified, seeded hold-out split (the split :func:`holdout_split` makes).
 
     Parameters
@@ -174,7 +178,8 @@ def holdout_indices(y, test_size=0.3, random_state=0):
     return np.sort(train), np.sort(test)
 
 
-def min_max_scale(X_train, X_test=None):
+def min_max_scale(X_train: ArrayLike, X_test: ArrayLike | None = None
+                  ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Scale features to [0, 1] with a min-max scaler fitted on ``X_train`` only.
 
     Parameters

@@ -7,7 +7,8 @@ from pymoo_fs._validation import check_positive_int, check_seed
 __all__ = ["make_heavy_tailed"]
 
 
-def make_heavy_tailed(n_samples=450, n_features=100, random_state=0):
+def make_heavy_tailed(n_samples: int = 450, n_features: int = 100,
+                      random_state: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Two-class series whose rows span five orders of magnitude, min-max scaled.
 
     Each row is a random walk around 1 (a smooth series), a Gaussian bump in the middle

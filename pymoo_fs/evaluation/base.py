@@ -11,8 +11,10 @@ override :meth:`Evaluator._compute_flips` with an incremental path) and
 import numbers
 from abc import ABC, abstractmethod
 from collections import OrderedDict
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.model_selection import LeaveOneOut, StratifiedKFold
 
 from pymoo_fs._validation import check_int, check_seed
@@ -59,14 +61,17 @@ class Evaluator(ABC):
         Number of masks answered without computation.
     """
 
+    #: The number of features ``D`` (an attribute or a property of every subclass).
+    n_features: int
+
     n_evaluations = 0
     n_cache_hits = 0
 
     @abstractmethod
-    def score(self, masks):
+    def score(self, masks: ArrayLike) -> np.ndarray:
         """Inner-CV score of each feature subset, shape (n,)."""
 
-    def score_flips(self, mask, features=None):
+    def score_flips(self, mask: ArrayLike, features: ArrayLike | None = None) -> np.ndarray:
         """Scores of the masks obtained by flipping single features of ``mask``.
 
         Parameters
@@ -91,7 +96,8 @@ class Evaluator(ABC):
         mask, features = self._check_flips(mask, features)
         return self.score(flip_rows(mask, features))
 
-    def holdout_score(self, masks, X_test, y_test):
+    def holdout_score(self, masks: ArrayLike, X_test: ArrayLike,
+                      y_test: ArrayLike) -> np.ndarray:
         """Hold-out scores of ``masks``; this evaluator has none.
 
         Raises
@@ -101,7 +107,8 @@ class Evaluator(ABC):
         """
         raise NotImplementedError(f"{type(self).__name__} does not score hold-out test sets")
 
-    def check_test_set(self, X_test, y_test):
+    def check_test_set(self, X_test: ArrayLike,
+                       y_test: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """The checks :meth:`holdout_score` makes; this evaluator has none.
 
         Raises
@@ -111,7 +118,7 @@ class Evaluator(ABC):
         """
         raise NotImplementedError(f"{type(self).__name__} does not score hold-out test sets")
 
-    def training_data(self):
+    def training_data(self) -> tuple[np.ndarray, np.ndarray]:
         """``(X, y)``: the training data and its encoded labels; this evaluator holds none.
 
         Raises
@@ -121,10 +128,10 @@ class Evaluator(ABC):
         """
         raise ValueError(f"{type(self).__name__} holds no training data")
 
-    def clear_cache(self):
+    def clear_cache(self) -> None:
         """Forget cached scores (nothing to forget here)."""
 
-    def check_masks(self, masks):
+    def check_masks(self, masks: ArrayLike) -> np.ndarray:
         """Masks as a 2-D boolean array, or raise.
 
         Parameters
@@ -220,7 +227,8 @@ class CrossValidatedEvaluator(Evaluator):
     here. An empty mask scores 0.0.
     """
 
-    def __init__(self, X, y, cv, random_state, cache_size):
+    def __init__(self, X: ArrayLike, y: ArrayLike, cv: Any, random_state: int | None,
+                 cache_size: int) -> None:
         self.X, self.y, self.classes = check_data(X, y)
         self.cache_size = check_int("cache_size", cache_size, low=0)
         self.random_state = None if random_state is None else check_seed("random_state",
@@ -233,22 +241,22 @@ class CrossValidatedEvaluator(Evaluator):
 
     # ------------------------------------------------------------------ properties
     @property
-    def n_samples(self):
+    def n_samples(self) -> int:
         """int: number of training samples."""
         return self.X.shape[0]
 
     @property
-    def n_features(self):
+    def n_features(self) -> int:  # type: ignore[override]
         """int: number of features ``D``."""
         return self.X.shape[1]
 
     @property
-    def n_classes(self):
+    def n_classes(self) -> int:
         """int: number of classes."""
         return self.classes.size
 
     # ------------------------------------------------------------------ the contract
-    def score(self, masks):
+    def score(self, masks: ArrayLike) -> np.ndarray:
         """Inner-CV score of each feature subset.
 
         Parameters
@@ -274,7 +282,7 @@ class CrossValidatedEvaluator(Evaluator):
             self._store(scores, todo, repeats, self._compute(rows))
         return scores
 
-    def score_flips(self, mask, features=None):
+    def score_flips(self, mask: ArrayLike, features: ArrayLike | None = None) -> np.ndarray:
         """Scores of the masks obtained by flipping single features of ``mask``.
 
         Parameters
@@ -308,7 +316,8 @@ class CrossValidatedEvaluator(Evaluator):
             self._store(scores, todo, repeats, self._compute_flips(mask, features[first]))
         return scores
 
-    def holdout_score(self, masks, X_test, y_test):
+    def holdout_score(self, masks: ArrayLike, X_test: ArrayLike,
+                      y_test: ArrayLike) -> np.ndarray:
         """Score of the estimator fitted on all of :attr:`X` and tested on a hold-out set.
 
         Parameters
@@ -339,12 +348,13 @@ class CrossValidatedEvaluator(Evaluator):
             scores[nonempty] = self._holdout_scores(masks[nonempty], X_test, y_test)
         return scores
 
-    def clear_cache(self):
+    def clear_cache(self) -> None:
         """Forget all cached scores (the counters are kept)."""
         self._cache.clear()
 
     # ------------------------------------------------------------------ checks
-    def check_test_set(self, X_test, y_test):
+    def check_test_set(self, X_test: ArrayLike,
+                       y_test: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """Check a hold-out test set against the training data.
 
         Parameters
@@ -385,7 +395,7 @@ class CrossValidatedEvaluator(Evaluator):
             )
         return X_test, y_test
 
-    def training_data(self):
+    def training_data(self) -> tuple[np.ndarray, np.ndarray]:
         """``(X, y)``: the training data (float64) and its encoded labels (int64)."""
         return self.X, self.y
 

@@ -1,7 +1,10 @@
 """Wrapper evaluation with any scikit-learn classifier, and the choice between the two paths."""
 
+from typing import Any
+
 import numpy as np
 from joblib import Parallel, delayed, parallel_config
+from numpy.typing import ArrayLike
 from sklearn.base import clone, is_classifier
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import cross_val_score
@@ -86,8 +89,9 @@ class EstimatorEvaluator(CrossValidatedEvaluator):
     True
     """
 
-    def __init__(self, X, y, estimator, cv=10, scoring="accuracy", random_state=0, n_jobs=None,
-                 cache_size=100_000):
+    def __init__(self, X: ArrayLike, y: ArrayLike, estimator: Any, cv: Any = 10,
+                 scoring: Any = "accuracy", random_state: int | None = 0,
+                 n_jobs: int | None = None, cache_size: int = 100_000) -> None:
         if not _is_classifier(estimator):
             raise ValueError(f"estimator must be a scikit-learn classifier, got {estimator!r}")
         try:
@@ -143,7 +147,8 @@ def _cv_scores(estimator, X, y, masks, folds, scoring):
                                      scoring=scoring).mean() for m in masks])
 
 
-def make_evaluator(X, y, estimator=None, **options):
+def make_evaluator(X: ArrayLike, y: ArrayLike, estimator: Any = None,
+                   **options: Any) -> CrossValidatedEvaluator:
     """The evaluator for a classifier: the compiled KNN path where exact, else the general one.
 
     Parameters

@@ -4,6 +4,7 @@ import math
 import warnings
 
 import numpy as np
+from numpy.typing import ArrayLike
 from sklearn.metrics import accuracy_score, balanced_accuracy_score
 from sklearn.neighbors import KNeighborsClassifier
 
@@ -17,7 +18,8 @@ _DEFAULT_MEMORY = 256 * 2 ** 20
 _MAX_STORE = 1024
 
 
-def block_folds(y, n_folds=10, order="stratified", random_state=0):
+def block_folds(y: ArrayLike, n_folds: int = 10, order: str = "stratified",
+                random_state: int | None = 0) -> list[tuple[np.ndarray, np.ndarray]]:
     """Inner folds of FIT-B: contiguous blocks of the training instances (the AMSO code).
 
     Parameters
@@ -183,9 +185,11 @@ class FitBEvaluator(CrossValidatedEvaluator):
     True
     """
 
-    def __init__(self, X, y, mu=0.8, n_folds=10, fold_order="stratified", random_state=0,
-                 balanced_accuracy="pooled", distance="averaged", test_metric="euclidean",
-                 test_scoring="accuracy", cache_size=100000, memory_limit=None):
+    def __init__(self, X: ArrayLike, y: ArrayLike, mu: float = 0.8, n_folds: int = 10,
+                 fold_order: str = "stratified", random_state: int | None = 0,
+                 balanced_accuracy: str = "pooled", distance: str = "averaged",
+                 test_metric: str = "euclidean", test_scoring: str = "accuracy",
+                 cache_size: int = 100000, memory_limit: int | None = None) -> None:
         self.mu = check_unit_interval("mu", mu)
         self.balanced_accuracy = check_choice("balanced_accuracy", balanced_accuracy,
                                               ("pooled", "per_fold"))

@@ -13,7 +13,10 @@ as it takes any evaluator:
     :class:`~pymoo_fs.selector.SwarmFeatureSelector` returns as its front).
 """
 
+from collections.abc import Sequence
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from pymoo_fs._validation import check_int, check_real, check_seed, check_unit_interval
 from pymoo_fs.evaluation.base import Evaluator, flip_rows
@@ -91,7 +94,8 @@ class RepeatedCrossValidation(Evaluator):
     [2, 5, 2]
     """
 
-    def __init__(self, evaluators, alpha=1.0, threshold=0.01, min_repetitions=2):
+    def __init__(self, evaluators: Sequence[Evaluator], alpha: float = 1.0,
+                 threshold: float = 0.01, min_repetitions: int = 2) -> None:
         self.evaluators = list(evaluators)
         self.alpha = check_unit_interval("alpha", alpha)
         self.threshold = check_real("threshold", threshold, low=0.0)
@@ -101,44 +105,47 @@ class RepeatedCrossValidation(Evaluator):
                                          high=len(self.evaluators))
         first = self.evaluators[0]
         for ev in self.evaluators[1:]:
-            if ev.n_features != first.n_features or ev.n_samples != first.n_samples:
+            if (ev.n_features != first.n_features
+                    or ev.n_samples != first.n_samples):  # type: ignore[attr-defined]
                 raise ValueError("evaluators must all hold the same training data")
         self.last_repetitions_ = np.zeros(0, dtype=np.int64)
 
     @property
-    def n_features(self):
+    def n_features(self) -> int:  # type: ignore[override]
         """int: number of features ``D``."""
         return self.evaluators[0].n_features
 
     @property
-    def n_samples(self):
+    def n_samples(self) -> int:
         """int: number of training samples."""
-        return self.evaluators[0].n_samples
+        return self.evaluators[0].n_samples  # type: ignore[attr-defined]
 
     @property
-    def n_evaluations(self):
+    def n_evaluations(self) -> int:  # type: ignore[override]
         """int: scores computed, summed over the repetitions."""
         return sum(ev.n_evaluations for ev in self.evaluators)
 
     @property
-    def n_cache_hits(self):
+    def n_cache_hits(self) -> int:  # type: ignore[override]
         """int: scores answered without computation, summed over the repetitions."""
         return sum(ev.n_cache_hits for ev in self.evaluators)
 
-    def clear_cache(self):
+    def clear_cache(self) -> None:
         """Forget every repetition's cached scores."""
         for ev in self.evaluators:
             ev.clear_cache()
 
-    def check_test_set(self, X_test, y_test):
+    def check_test_set(self, X_test: ArrayLike,
+                       y_test: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """The checks of :meth:`pymoo_fs.evaluation.Evaluator.check_test_set`."""
         return self.evaluators[0].check_test_set(X_test, y_test)
 
-    def holdout_score(self, masks, X_test, y_test):
+    def holdout_score(self, masks: ArrayLike, X_test: ArrayLike,
+                      y_test: ArrayLike) -> np.ndarray:
         """Hold-out score (independent of the folds): the first evaluator's."""
         return self.evaluators[0].holdout_score(masks, X_test, y_test)
 
-    def score(self, masks):
+    def score(self, masks: ArrayLike) -> np.ndarray:
         """Mean score over the repetitions each mask needs.
 
         Parameters
@@ -152,11 +159,11 @@ class RepeatedCrossValidation(Evaluator):
         masks = self.evaluators[0].check_masks(masks)
         return self._repeat(masks.sum(axis=1), lambda ev, rows: ev.score(masks[rows]))
 
-    def training_data(self):
+    def training_data(self) -> tuple[np.ndarray, np.ndarray]:
         """The first evaluator's training data (every repetition holds the same)."""
         return self.evaluators[0].training_data()
 
-    def score_flips(self, mask, features=None):
+    def score_flips(self, mask: ArrayLike, features: ArrayLike | None = None) -> np.ndarray:
         """:meth:`score` of the one-feature flips of ``mask``, each repetition incremental.
 
         Parameters
@@ -219,7 +226,7 @@ class FrontRecorder(Evaluator):
         If ``evaluator`` is not an :class:`~pymoo_fs.evaluation.Evaluator`.
     """
 
-    def __init__(self, evaluator):
+    def __init__(self, evaluator: Evaluator) -> None:
         if not isinstance(evaluator, Evaluator):
             raise TypeError(f"FrontRecorder wraps an Evaluator, got {type(evaluator).__name__}")
         self.evaluator = evaluator
@@ -228,42 +235,44 @@ class FrontRecorder(Evaluator):
         self.F = np.zeros((0, 2))
 
     @property
-    def n_evaluations(self):
+    def n_evaluations(self) -> int:  # type: ignore[override]
         """int: the wrapped evaluator's count."""
         return self.evaluator.n_evaluations
 
     @property
-    def n_cache_hits(self):
+    def n_cache_hits(self) -> int:  # type: ignore[override]
         """int: the wrapped evaluator's count."""
         return self.evaluator.n_cache_hits
 
-    def score(self, masks):
+    def score(self, masks: ArrayLike) -> np.ndarray:
         """The wrapped evaluator's scores; every mask is offered to the archive."""
         masks = self.evaluator.check_masks(masks)
         scores = self.evaluator.score(masks)
         self._offer(masks, scores)
         return scores
 
-    def score_flips(self, mask, features=None):
+    def score_flips(self, mask: ArrayLike, features: ArrayLike | None = None) -> np.ndarray:
         """The wrapped evaluator's flip scores; every flipped mask is offered to the archive."""
         mask, features = self._check_flips(mask, features)
         scores = self.evaluator.score_flips(mask, features)
         self._offer(flip_rows(mask, features), scores)
         return scores
 
-    def holdout_score(self, masks, X_test, y_test):
+    def holdout_score(self, masks: ArrayLike, X_test: ArrayLike,
+                      y_test: ArrayLike) -> np.ndarray:
         """The wrapped evaluator's hold-out scores (not recorded)."""
         return self.evaluator.holdout_score(masks, X_test, y_test)
 
-    def check_test_set(self, X_test, y_test):
+    def check_test_set(self, X_test: ArrayLike,
+                       y_test: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
         """The wrapped evaluator's checks."""
         return self.evaluator.check_test_set(X_test, y_test)
 
-    def training_data(self):
+    def training_data(self) -> tuple[np.ndarray, np.ndarray]:
         """The wrapped evaluator's training data."""
         return self.evaluator.training_data()
 
-    def clear_cache(self):
+    def clear_cache(self) -> None:
         """Clear the wrapped evaluator's cache (the archive is kept)."""
         self.evaluator.clear_cache()
 
@@ -274,7 +283,7 @@ class FrontRecorder(Evaluator):
         self.masks = np.vstack([self.masks, masks])[keep]
 
 
-def repetition_seeds(random_state, repetitions):
+def repetition_seeds(random_state: int | None, repetitions: int) -> list[int]:
     """Fold seeds of the repetitions: the given seed first, then seeds derived from it.
 
     Parameters

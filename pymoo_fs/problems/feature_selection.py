@@ -1,8 +1,10 @@
 """Wrapper feature selection posed as vectorised pymoo problems over boolean masks."""
 
 import inspect
+from typing import Any, Self
 
 import numpy as np
+from numpy.typing import ArrayLike
 from pymoo.core.problem import Problem
 
 from pymoo_fs._validation import check_unit_interval
@@ -90,13 +92,14 @@ class FeatureSelectionProblem(Problem):
     #: True: equal ``F`` goes to the mask with fewer features (the problem's ordering)
     fewer_breaks_ties = False
 
-    def __init__(self, evaluator, n_obj, X_test=None, y_test=None):
+    def __init__(self, evaluator: Evaluator, n_obj: int, X_test: ArrayLike | None = None,
+                 y_test: ArrayLike | None = None) -> None:
         if not isinstance(evaluator, Evaluator):
             raise TypeError(f"evaluator must be a pymoo_fs.evaluation.Evaluator (subclass it and "
                             f"implement score), got {type(evaluator).__name__}")
         if (X_test is None) != (y_test is None):
             raise ValueError("X_test and y_test must be given together")
-        if X_test is not None:
+        if X_test is not None and y_test is not None:
             X_test, y_test = evaluator.check_test_set(X_test, y_test)
         self.evaluator = evaluator
         self.X_test = X_test
@@ -105,7 +108,9 @@ class FeatureSelectionProblem(Problem):
                          requires_kwargs=True)
 
     @classmethod
-    def from_data(cls, X, y, estimator=None, *, X_test=None, y_test=None, **options):
+    def from_data(cls, X: ArrayLike, y: ArrayLike, estimator: object = None, *,
+                  X_test: ArrayLike | None = None, y_test: ArrayLike | None = None,
+                  **options: Any) -> Self:
         """Build the problem and its evaluator from training data.
 
         Parameters
@@ -193,7 +198,8 @@ class FeatureSelectionProblem(Problem):
         out["F"] = self.objectives(scores, masks)
         out["score"] = scores
 
-    def evaluate_flips(self, mask, features, return_scores=False):
+    def evaluate_flips(self, mask: ArrayLike, features: ArrayLike, return_scores: bool = False
+                       ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
         """Objectives of the masks obtained by flipping single features of ``mask``.
 
         Parameters
@@ -237,7 +243,7 @@ class FeatureSelectionProblem(Problem):
         return (F, scores) if return_scores else F
 
     # ------------------------------------------------------------------ what a run reports
-    def score(self, masks):
+    def score(self, masks: ArrayLike) -> np.ndarray:
         """The evaluator's inner-CV scores of ``masks`` (higher is better, in [0, 1]).
 
         Parameters
@@ -251,7 +257,8 @@ class FeatureSelectionProblem(Problem):
         """
         return self.evaluator.score(masks)
 
-    def holdout_score(self, masks, X_test=None, y_test=None):
+    def holdout_score(self, masks: ArrayLike, X_test: ArrayLike | None = None,
+                      y_test: ArrayLike | None = None) -> np.ndarray:
         """Scores of ``masks`` with the classifier fitted on the training data, on a test set.
 
         Parameters
@@ -273,16 +280,16 @@ class FeatureSelectionProblem(Problem):
         return self.evaluator.holdout_score(masks, X_test, y_test)
 
     @property
-    def n_train(self):
+    def n_train(self) -> int:
         """int: number of training samples (of the evaluator's ``training_data()``)."""
         return len(self.evaluator.training_data()[1])
 
     @property
-    def evaluation_counts(self):
+    def evaluation_counts(self) -> tuple[int, int]:
         """tuple of int: ``(n_evaluations, n_cache_hits)`` of the evaluator so far."""
         return self.evaluator.n_evaluations, self.evaluator.n_cache_hits
 
-    def clear_cache(self):
+    def clear_cache(self) -> None:
         """Forget the evaluator's cached scores (its counters are kept)."""
         self.evaluator.clear_cache()
 
@@ -293,7 +300,8 @@ class FeatureSelectionProblem(Problem):
             raise ValueError("no hold-out test set: pass X_test and y_test")
         return X_test, y_test
 
-    def holdout_objectives(self, masks, X_test=None, y_test=None):
+    def holdout_objectives(self, masks: ArrayLike, X_test: ArrayLike | None = None,
+                           y_test: ArrayLike | None = None) -> np.ndarray:
         """Objectives of masks with the classifier fitted on the training data, scored on a test set.
 
         Parameters
@@ -319,7 +327,7 @@ class FeatureSelectionProblem(Problem):
         _refuse_empty(masks)
         return self.objectives(self.evaluator.holdout_score(masks, X_test, y_test), masks)
 
-    def symmetric_uncertainty(self, discretization="mdl"):
+    def symmetric_uncertainty(self, discretization: str = "mdl") -> Any:
         """The relevance of the training features, computed once per discretisation and cached.
 
         The relevance measure of the ranking swarms (AMSO, VLPSO, CEPSO-FL, HFS-C-P) and of
@@ -364,8 +372,9 @@ default="mdl"
         if discretization not in RELEVANCE_MEASURES:
             raise ValueError(f"discretization must be one of {RELEVANCE_MEASURES}, got "
                              f"{discretization!r}")
-        if discretization == "mdl" and getattr(self, "_symmetric_uncertainty", None) is not None:
-            return self._symmetric_uncertainty
+        cached = getattr(self, "_symmetric_uncertainty", None)
+        if discretization == "mdl" and cached is not None:
+            return cached
         cache = self.__dict__.setdefault("_relevance_measures", {})
         su = cache.get(discretization)
         if su is None:
@@ -378,7 +387,8 @@ default="mdl"
                 self._symmetric_uncertainty = su
         return su
 
-    def better(self, F_new, F_old, n_new, n_old):
+    def better(self, F_new: ArrayLike, F_old: ArrayLike, n_new: ArrayLike,
+               n_old: ArrayLike) -> np.ndarray:
         """Whether each new solution is better than the old one under the problem's ordering.
 
         Parameters
@@ -401,7 +411,7 @@ default="mdl"
             out = out | ((f_new == f_old) & (np.asarray(n_new) < np.asarray(n_old)))
         return np.atleast_1d(out)
 
-    def objectives(self, scores, masks):
+    def objectives(self, scores: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Objective vectors from the evaluator's scores of ``masks``.
 
         Parameters
@@ -465,11 +475,12 @@ class WeightedFeatureSelection(FeatureSelectionProblem):
     array([[0.3431]])
     """
 
-    def __init__(self, evaluator, alpha=0.9, X_test=None, y_test=None):
+    def __init__(self, evaluator: Evaluator, alpha: float = 0.9,
+                 X_test: ArrayLike | None = None, y_test: ArrayLike | None = None) -> None:
         self.alpha = check_unit_interval("alpha", alpha)
         super().__init__(evaluator, n_obj=1, X_test=X_test, y_test=y_test)
 
-    def objectives(self, scores, masks):
+    def objectives(self, scores: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """``alpha * (1 - scores) + (1 - alpha) * |S| / D`` as an (n, 1) array."""
         ratio = np.count_nonzero(masks, axis=1) / self.n_var
         return (self.alpha * (1.0 - scores) + (1.0 - self.alpha) * ratio)[:, None]
@@ -514,15 +525,16 @@ class BiObjectiveFeatureSelection(FeatureSelectionProblem):
            [0.538, 0.017]])
     """
 
-    def __init__(self, evaluator, X_test=None, y_test=None):
+    def __init__(self, evaluator: Evaluator, X_test: ArrayLike | None = None,
+                 y_test: ArrayLike | None = None) -> None:
         super().__init__(evaluator, n_obj=2, X_test=X_test, y_test=y_test)
 
-    def objectives(self, scores, masks):
+    def objectives(self, scores: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """``(1 - scores, |S| / D)`` as an (n, 2) array."""
         return np.column_stack([1.0 - scores, np.count_nonzero(masks, axis=1) / self.n_var])
 
 
-def as_masks(x, n_var):
+def as_masks(x: ArrayLike, n_var: int) -> np.ndarray:
     """Check and convert decision vectors to boolean masks.
 
     Parameters
@@ -557,7 +569,7 @@ def as_masks(x, n_var):
     return x.astype(bool)
 
 
-def flip_masks(mask, features):
+def flip_masks(mask: ArrayLike, features: ArrayLike) -> np.ndarray:
     """The masks obtained by flipping one feature of ``mask`` each.
 
     Parameters

@@ -1,8 +1,12 @@
 """Seed 001's single-objective problem: maximise FIT-B (balanced 1-NN accuracy and distance)."""
 
 import inspect
+from typing import Any, Self
 
-from pymoo_fs.evaluation import FitBEvaluator
+import numpy as np
+from numpy.typing import ArrayLike
+
+from pymoo_fs.evaluation import Evaluator, FitBEvaluator
 from pymoo_fs.problems.feature_selection import FeatureSelectionProblem
 
 __all__ = ["FitBFeatureSelection"]
@@ -51,11 +55,14 @@ class FitBFeatureSelection(FeatureSelectionProblem):
     array([[0.4385]])
     """
 
-    def __init__(self, evaluator, X_test=None, y_test=None):
+    def __init__(self, evaluator: Evaluator, X_test: ArrayLike | None = None,
+                 y_test: ArrayLike | None = None) -> None:
         super().__init__(evaluator, n_obj=1, X_test=X_test, y_test=y_test)
 
     @classmethod
-    def from_data(cls, X, y, *, X_test=None, y_test=None, **options):
+    def from_data(cls, X: ArrayLike, y: ArrayLike, *,  # type: ignore[override]
+                  X_test: ArrayLike | None = None, y_test: ArrayLike | None = None,
+                  **options: Any) -> Self:
         """Build the problem and its :class:`~pymoo_fs.evaluation.FitBEvaluator`.
 
         Parameters
@@ -90,6 +97,6 @@ class FitBFeatureSelection(FeatureSelectionProblem):
                             f"{unknown[0]!r}; accepted: {', '.join(sorted(accepted))}")
         return cls(FitBEvaluator(X, y, **options), X_test=X_test, y_test=y_test)
 
-    def objectives(self, scores, masks):
+    def objectives(self, scores: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """``1 - scores`` as an (n, 1) array."""
         return (1.0 - scores)[:, None]

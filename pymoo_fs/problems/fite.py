@@ -1,8 +1,12 @@
 """Seed 004's single-objective problem FIT-E: LOOCV 5-NN accuracy, fewer features winning ties."""
 
+from typing import Any, Self
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 from pymoo_fs._validation import check_choice
+from pymoo_fs.evaluation import Evaluator
 from pymoo_fs.problems.feature_selection import FeatureSelectionProblem, as_masks
 
 __all__ = ["FitEFeatureSelection"]
@@ -72,12 +76,15 @@ class FitEFeatureSelection(FeatureSelectionProblem):
 
     fewer_breaks_ties = True
 
-    def __init__(self, evaluator, empty_mask="refuse", X_test=None, y_test=None):
+    def __init__(self, evaluator: Evaluator, empty_mask: str = "refuse",
+                 X_test: ArrayLike | None = None, y_test: ArrayLike | None = None) -> None:
         self.empty_mask = check_choice("empty_mask", empty_mask, ("refuse", "zero"))
         super().__init__(evaluator, n_obj=1, X_test=X_test, y_test=y_test)
 
     @classmethod
-    def from_data(cls, X, y, estimator=None, *, X_test=None, y_test=None, **options):
+    def from_data(cls, X: ArrayLike, y: ArrayLike, estimator: object = None, *,
+                  X_test: ArrayLike | None = None, y_test: ArrayLike | None = None,
+                  **options: Any) -> Self:
         """Build the problem and its evaluator: 5-NN and leave-one-out unless told otherwise.
 
         Parameters
@@ -93,8 +100,8 @@ class FitEFeatureSelection(FeatureSelectionProblem):
         if estimator is None:
             options.setdefault("n_neighbors", 5)
         options.setdefault("cv", "loo")
-        return super().from_data.__func__(cls, X, y, estimator, X_test=X_test, y_test=y_test,
-                                          **options)
+        return super().from_data.__func__(  # type: ignore[attr-defined]
+            cls, X, y, estimator, X_test=X_test, y_test=y_test, **options)
 
     def _evaluate(self, x, out, *args, **kwargs):
         if self.empty_mask == "refuse":
@@ -107,6 +114,6 @@ class FitEFeatureSelection(FeatureSelectionProblem):
         out["F"] = self.objectives(scores, masks)
         out["score"] = scores
 
-    def objectives(self, scores, masks):
+    def objectives(self, scores: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """``1 - scores`` as an (n, 1) array."""
         return (1.0 - np.asarray(scores, dtype=float))[:, None]

@@ -22,9 +22,17 @@ import math
 import numbers
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, fields
-from typing import ClassVar
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+from numpy.typing import ArrayLike
 
 from pymoo_fs._validation import check_int, check_unit_interval
+
+if TYPE_CHECKING:
+    from pymoo_fs.evaluation import Evaluator
+    from pymoo_fs.problems.feature_selection import FeatureSelectionProblem
 
 __all__ = ["FitBObjective", "FitEObjective", "Objective", "ParetoObjective",
            "WeightedObjective", "make_objective", "objective_names", "register_objective"]
@@ -32,7 +40,7 @@ __all__ = ["FitBObjective", "FitEObjective", "Objective", "ParetoObjective",
 _OBJECTIVES = {}
 
 
-def register_objective(cls):
+def register_objective(cls: type["Objective"]) -> type["Objective"]:
     """Make an :class:`Objective` subclass known by its ``name`` (usable as a class decorator).
 
     Parameters
@@ -61,7 +69,7 @@ def register_objective(cls):
     return cls
 
 
-def objective_names(n_obj=None, generic=None):
+def objective_names(n_obj: int | None = None, generic: bool | None = None) -> list[str]:
     """Names :func:`make_objective` accepts.
 
     Parameters
@@ -80,7 +88,8 @@ def objective_names(n_obj=None, generic=None):
             and (generic is None or cls.generic == generic)]
 
 
-def make_objective(objective, **params):
+def make_objective(objective: "Objective | str | Mapping[str, Any] | None",
+                   **params: Any) -> "Objective":
     """An :class:`Objective` from an instance, a name or a ``{"name": ..., **params}`` dict.
 
     Parameters
@@ -147,28 +156,28 @@ class Objective(ABC):
     generic = True
 
     @classmethod
-    def parameters(cls):
+    def parameters(cls) -> tuple[str, ...]:
         """tuple of str: the objective's parameter names."""
         return tuple(f.name for f in fields(cls))
 
-    def params(self):
+    def params(self) -> dict[str, Any]:
         """dict: the parameters and their values."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
-    def replace(self, **params):
+    def replace(self, **params: Any) -> "Objective":
         """A copy with some parameters replaced (checked as at construction)."""
         return make_objective(self.name, **{**self.params(), **params})
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         """dict: ``{"name": ..., **params}``, what a study stores."""
         return {"name": self.name, **self.params()}
 
-    def describe(self):
+    def describe(self) -> str:
         """str: the objective in words, with its parameters (for reports)."""
         params = ", ".join(f"{k} {v}" for k, v in self.params().items())
         return f"{self.name}" + (f" ({params})" if params else "")
 
-    def check(self, n_neighbors, inner_cv):
+    def check(self, n_neighbors: int, inner_cv: int | str) -> None:
         """Refuse a classifier or inner cross-validation the objective cannot use.
 
         Parameters
@@ -184,7 +193,8 @@ class Objective(ABC):
         """
 
     @abstractmethod
-    def problem(self, evaluator, X_test=None, y_test=None):
+    def problem(self, evaluator: "Evaluator", X_test: ArrayLike | None = None,
+                y_test: ArrayLike | None = None) -> "FeatureSelectionProblem":
         """The objective's problem on a given evaluator.
 
         Parameters
@@ -198,8 +208,10 @@ class Objective(ABC):
         problem : FeatureSelectionProblem
         """
 
-    def build(self, X_train, y_train, X_test, y_test, *, n_neighbors, inner_cv, scoring,
-              random_state, n_threads=None):
+    def build(self, X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarray,
+              y_test: np.ndarray, *, n_neighbors: int, inner_cv: int | str, scoring: str,
+              random_state: int | None, n_threads: int | None = None
+              ) -> "FeatureSelectionProblem":
         """The objective's problem on one training/test split, with a KNN wrapper.
 
         Parameters
@@ -230,7 +242,7 @@ class Objective(ABC):
                                  n_threads=n_threads)
         return self.prepare(self.problem(evaluator, X_test=X_test, y_test=y_test))
 
-    def prepare(self, problem):
+    def prepare(self, problem: "FeatureSelectionProblem") -> "FeatureSelectionProblem":
         """Precompute what the algorithms of this objective read (none by default).
 
         Returns
@@ -254,13 +266,14 @@ class ParetoObjective(Objective):
     n_obj = 2
     result = "front"
 
-    def problem(self, evaluator, X_test=None, y_test=None):
+    def problem(self, evaluator: "Evaluator", X_test: ArrayLike | None = None,
+                y_test: ArrayLike | None = None) -> "FeatureSelectionProblem":
         """:class:`~pymoo_fs.problems.BiObjectiveFeatureSelection` on ``evaluator``."""
         from pymoo_fs.problems.feature_selection import BiObjectiveFeatureSelection
 
         return BiObjectiveFeatureSelection(evaluator, X_test=X_test, y_test=y_test)
 
-    def describe(self):
+    def describe(self) -> str:
         """str: ``"pareto (error, selection ratio)"``."""
         return "pareto (error, selection ratio)"
 
@@ -301,7 +314,8 @@ class WeightedObjective(Objective):
         object.__setattr__(self, "inner_repetitions",
                            check_int("inner_repetitions", self.inner_repetitions, 1, 5))
 
-    def problem(self, evaluator, X_test=None, y_test=None):
+    def problem(self, evaluator: "Evaluator", X_test: ArrayLike | None = None,
+                y_test: ArrayLike | None = None) -> "FeatureSelectionProblem":
         """:class:`~pymoo_fs.problems.WeightedFeatureSelection` on ``evaluator``.
 
         Raises
@@ -318,8 +332,10 @@ class WeightedObjective(Objective):
         return WeightedFeatureSelection(evaluator, alpha=self.alpha, X_test=X_test,
                                         y_test=y_test)
 
-    def build(self, X_train, y_train, X_test, y_test, *, n_neighbors, inner_cv, scoring,
-              random_state, n_threads=None):
+    def build(self, X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarray,
+              y_test: np.ndarray, *, n_neighbors: int, inner_cv: int | str, scoring: str,
+              random_state: int | None, n_threads: int | None = None
+              ) -> "FeatureSelectionProblem":
         """As :meth:`Objective.build`; with ``inner_repetitions > 1``, a
         :class:`~pymoo_fs.problems.RepeatedCVFeatureSelection` on that many KNN evaluators
         whose fold seeds are :func:`~pymoo_fs.problems.repeated_cv.repetition_seeds`
@@ -337,7 +353,7 @@ class WeightedObjective(Objective):
         return RepeatedCVFeatureSelection(evaluators, alpha=self.alpha, X_test=X_test,
                                           y_test=y_test)
 
-    def describe(self):
+    def describe(self) -> str:
         """str: e.g. ``"weighted (alpha 0.9)"``, with the repetitions when more than one."""
         reps = (f", inner CV repeated up to {self.inner_repetitions} times (Weka's rule)"
                 if self.inner_repetitions > 1 else "")
@@ -379,7 +395,7 @@ class FitBObjective(Objective):
     def __post_init__(self):
         _check_weight("mu", self.mu)
 
-    def check(self, n_neighbors, inner_cv):
+    def check(self, n_neighbors: int, inner_cv: int | str) -> None:
         """Refuse anything but 1-NN over an int number of blocks (see the class)."""
         if n_neighbors != 1 or not isinstance(inner_cv, numbers.Integral) or isinstance(
                 inner_cv, bool):
@@ -387,7 +403,8 @@ class FitBObjective(Objective):
                              f"n_neighbors=1 and an int inner_cv, got {n_neighbors!r} and "
                              f"{inner_cv!r}")
 
-    def problem(self, evaluator, X_test=None, y_test=None):
+    def problem(self, evaluator: "Evaluator", X_test: ArrayLike | None = None,
+                y_test: ArrayLike | None = None) -> "FeatureSelectionProblem":
         """:class:`~pymoo_fs.problems.FitBFeatureSelection` on a
         :class:`~pymoo_fs.evaluation.FitBEvaluator`.
 
@@ -404,23 +421,26 @@ class FitBObjective(Objective):
                             f"{type(evaluator).__name__}")
         return FitBFeatureSelection(evaluator, X_test=X_test, y_test=y_test)
 
-    def build(self, X_train, y_train, X_test, y_test, *, n_neighbors, inner_cv, scoring,
-              random_state, n_threads=None):
+    def build(self, X_train: np.ndarray, y_train: np.ndarray, X_test: np.ndarray,
+              y_test: np.ndarray, *, n_neighbors: int, inner_cv: int | str, scoring: str,
+              random_state: int | None, n_threads: int | None = None
+              ) -> "FeatureSelectionProblem":
         """The FIT-B problem: a :class:`~pymoo_fs.evaluation.FitBEvaluator` (``mu``,
         ``inner_cv`` blocks, ``scoring`` for the test part), then :meth:`prepare`."""
         from pymoo_fs.evaluation import FitBEvaluator
 
         self.check(n_neighbors, inner_cv)
-        evaluator = FitBEvaluator(X_train, y_train, mu=self.mu, n_folds=inner_cv,
+        evaluator = FitBEvaluator(X_train, y_train, mu=self.mu,
+                                  n_folds=inner_cv,  # type: ignore[arg-type] # check(): an int
                                   random_state=random_state, test_scoring=scoring)
         return self.prepare(self.problem(evaluator, X_test=X_test, y_test=y_test))
 
-    def prepare(self, problem):
+    def prepare(self, problem: "FeatureSelectionProblem") -> "FeatureSelectionProblem":
         """Compute the SU ranking and the SU between relevant features now."""
         problem.symmetric_uncertainty().redundant([])
         return problem
 
-    def describe(self):
+    def describe(self) -> str:
         """str: e.g. ``"fitb (mu 0.8)"``."""
         return f"fitb (mu {self.mu})"
 
@@ -439,18 +459,19 @@ class FitEObjective(Objective):
     n_obj = 1
     result = "subset"
 
-    def problem(self, evaluator, X_test=None, y_test=None):
+    def problem(self, evaluator: "Evaluator", X_test: ArrayLike | None = None,
+                y_test: ArrayLike | None = None) -> "FeatureSelectionProblem":
         """:class:`~pymoo_fs.problems.FitEFeatureSelection` on ``evaluator``."""
         from pymoo_fs.problems.fite import FitEFeatureSelection
 
         return FitEFeatureSelection(evaluator, X_test=X_test, y_test=y_test)
 
-    def prepare(self, problem):
+    def prepare(self, problem: "FeatureSelectionProblem") -> "FeatureSelectionProblem":
         """Compute the SU ranking now."""
         problem.symmetric_uncertainty().ranking()
         return problem
 
-    def describe(self):
+    def describe(self) -> str:
         """str: ``"fite (accuracy, then fewer features)"``."""
         return "fite (accuracy, then fewer features)"
 

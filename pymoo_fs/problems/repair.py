@@ -6,7 +6,7 @@ from pymoo.core.repair import Repair
 __all__ = ["NonEmptyRepair", "repair_empty"]
 
 
-def repair_empty(masks, random_state):
+def repair_empty(masks: np.ndarray, random_state: np.random.Generator) -> np.ndarray:
     """Give every mask that selects no feature one feature, chosen uniformly at random.
 
     Parameters

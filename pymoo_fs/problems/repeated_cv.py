@@ -11,8 +11,13 @@ repetitions, :class:`~pymoo_fs.evaluation.wrappers.RepeatedCrossValidation`, and
 are re-exported here.
 """
 
+from collections.abc import Sequence
+from typing import Any, Self
+
+from numpy.typing import ArrayLike
+
 from pymoo_fs._validation import check_int
-from pymoo_fs.evaluation import make_evaluator
+from pymoo_fs.evaluation import Evaluator, make_evaluator
 from pymoo_fs.evaluation.wrappers import RepeatedCrossValidation, repetition_seeds
 from pymoo_fs.problems.feature_selection import WeightedFeatureSelection
 
@@ -79,15 +84,19 @@ class RepeatedCVFeatureSelection(WeightedFeatureSelection):
     (3, 18)
     """
 
-    def __init__(self, evaluators, alpha=0.9, threshold=0.01, min_repetitions=2, X_test=None,
-                 y_test=None):
+    def __init__(self, evaluators: Sequence[Evaluator], alpha: float = 0.9,
+                 threshold: float = 0.01, min_repetitions: int = 2,
+                 X_test: ArrayLike | None = None, y_test: ArrayLike | None = None) -> None:
         evaluator = RepeatedCrossValidation(evaluators, alpha, threshold, min_repetitions)
         self.evaluators = evaluator.evaluators
         super().__init__(evaluator, alpha=alpha, X_test=X_test, y_test=y_test)
 
     @classmethod
-    def from_data(cls, X, y, estimator=None, *, repetitions=5, alpha=0.9, threshold=0.01,
-                  min_repetitions=2, random_state=0, X_test=None, y_test=None, **options):
+    def from_data(cls, X: ArrayLike, y: ArrayLike, estimator: object = None, *,
+                  repetitions: int = 5, alpha: float = 0.9, threshold: float = 0.01,
+                  min_repetitions: int = 2, random_state: int = 0,
+                  X_test: ArrayLike | None = None, y_test: ArrayLike | None = None,
+                  **options: Any) -> Self:
         """Build the problem with ``repetitions`` evaluators on the training data.
 
         Parameters

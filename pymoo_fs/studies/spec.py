@@ -26,10 +26,13 @@ An example (the bundled datasets, the seed-003 protocol)::
 
 import math
 import numbers
+import os
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from pymoo_fs._validation import check_seed
 from pymoo_fs.algorithms.registry import (BUILTIN, algorithm_info, algorithm_reference,
@@ -119,14 +122,15 @@ class Budget:
             raise ValueError(f"budget {key} must be an int >= {low}, got {value!r}")
 
     @property
-    def termination(self):
+    def termination(self) -> tuple[str, int | float]:
         """tuple: the pymoo termination, e.g. ``("n_gen", 100)``."""
         for key in _BUDGET_KEYS:
             value = getattr(self, key)
             if value is not None:
                 return (key, _seconds(value) if key == "time" else int(value))
+        raise AssertionError("a Budget holds exactly one limit (checked at construction)")
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, int | float]:
         """dict: the one limit, e.g. ``{"n_gen": 100}``."""
         key, value = self.termination
         return {key: value}
@@ -211,7 +215,7 @@ class Protocol:
     n_neighbors: int = 5
     inner_cv: object = 10
     scoring: str = "accuracy"
-    objective: object = "pareto"
+    objective: Any = "pareto"
     statistic: str = "ranksum"
     stratification: str = "sklearn"
 
@@ -234,23 +238,23 @@ class Protocol:
         self.objective.check(self.n_neighbors, self.inner_cv)
 
     @property
-    def n_objectives(self):
+    def n_objectives(self) -> int:
         """int: the objective's number of objectives."""
         return self.objective.n_obj
 
     @property
-    def n_outer(self):
+    def n_outer(self) -> int:
         """int: training/test pairs per dataset (1 for a hold-out split)."""
         return self.outer_folds if self.split == "outer_cv" else 1
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         """dict: every field in plain values, the objective as ``{"name": ..., **params}``."""
         out = {k: getattr(self, k) for k in self.__dataclass_fields__}
         out["objective"] = self.objective.as_dict()
         return out
 
     @classmethod
-    def from_dict(cls, data):
+    def from_dict(cls, data: Mapping[str, Any]) -> "Protocol":
         """The protocol a study stored (:meth:`as_dict`), or one stored before objectives were
         objects (a name beside flat ``alpha`` and ``inner_repetitions`` keys).
 
@@ -269,9 +273,10 @@ class Protocol:
         """
         data = dict(data)
         objective = data.get("objective", "pareto")
-        legacy = {k: data.pop(k) for k in ("alpha", "inner_repetitions") if k in data}
+        legacy: dict[str, Any] = {k: data.pop(k) for k in ("alpha", "inner_repetitions")
+                                  if k in data}
         if isinstance(objective, str):  # stored before objectives were objects
-            params = {}
+            params: dict[str, Any] = {}
             if objective == "weighted":
                 params = legacy
             elif objective == "fitb" and "alpha" in legacy:
@@ -348,7 +353,7 @@ class AlgorithmSpec:
                              f"{self.label!r}")
         object.__setattr__(self, "params", dict(self.params))
 
-    def make(self):
+    def make(self) -> Any:
         """A fresh, configured algorithm (raises as the algorithm's constructor does); in a
         process where a user's name is not registered, built from :attr:`reference`."""
         if self.reference is not None:
@@ -358,7 +363,7 @@ class AlgorithmSpec:
                 return make_algorithm(self.reference, **self.params)
         return make_algorithm(self.name, **self.params)
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         """dict: what ``study.json`` stores of it (``reference`` only for a user's algorithm)."""
         out = {"name": self.name, "label": self.label, "params": self.params,
                "budget": None if self.budget is None else self.budget.as_dict()}
@@ -406,7 +411,7 @@ class StudySpec:
     runs: int = 1
     seed: int = 0
     budget: Budget = field(default_factory=lambda: Budget(n_gen=100))
-    protocol: object = "S003"
+    protocol: Any = "S003"
     data_dir: str | None = None
     reference: str | None = None
 
@@ -451,15 +456,15 @@ class StudySpec:
                              f"study ({', '.join(labels)})")
 
     @property
-    def reference_label(self):
+    def reference_label(self) -> str:
         """str: the reference algorithm of the statistical comparison."""
         return self.reference or self.algorithms[0].label
 
-    def budget_of(self, algorithm):
+    def budget_of(self, algorithm: "AlgorithmSpec") -> Budget:
         """Budget: ``algorithm``'s own, else the study's."""
         return algorithm.budget or self.budget
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         """dict: the spec in plain values (what ``study.json`` holds)."""
         return {
             "name": self.name, "seed": self.seed, "runs": self.runs,
@@ -469,7 +474,7 @@ class StudySpec:
             "algorithms": [a.as_dict() for a in self.algorithms],
         }
 
-    def validate(self):
+    def validate(self) -> None:
         """Check what can only be checked by trying: every algorithm builds, every dataset loads.
 
         Raises
@@ -489,7 +494,8 @@ class StudySpec:
                 raise StudySpecError(f"dataset {d!r}: {exc}") from None
 
 
-def load_study(path_or_text, name=None, validate=True):
+def load_study(path_or_text: str | os.PathLike[str], name: str | None = None,
+               validate: bool = True) -> "StudySpec":
     """Read a study specification from a TOML file (or TOML text).
 
     Parameters
