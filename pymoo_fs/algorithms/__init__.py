@@ -21,18 +21,22 @@ from pymoo_fs.algorithms.metadata import AlgorithmInfo, RegistryName, algorithm_
 from pymoo_fs.algorithms.registry import (algorithm_info, algorithm_names, algorithm_reference,
                                           canonical_name, make_algorithm, n_objectives, register,
                                           unregister)
-from pymoo_fs.algorithms.soo import (AMSO, BPSO, CEPSOFL, CSO, FSIPSO, PSO, PSO42, SBPSO, SBS,
-                                     SCTSOFS, SFS, SRTSO, UBPSO, VLPSO, SequentialSelection)
+from pymoo_fs.algorithms.soo import (AMSO, BBPSOACJ, BPSO, BVDPSO, CEPSOFL, CSO, FSIPSO, HFSCP,
+                                     PSO, PSO42, SBPSO, SBS, SCTSOFS, SFS, SRTSO, UBPSO, VLPSO,
+                                     SequentialSelection)
 
 __all__ = [
     "AMSO",
     "AlgorithmInfo",
+    "BBPSOACJ",
     "BPSO",
+    "BVDPSO",
     "CEPSOFL",
     "CMDPSOFS",
     "CSO",
     "FSIPSO",
     "FeatureSelectionAlgorithm",
+    "HFSCP",
     "ISRPSO",
     "MOPSO",
     "PAES",

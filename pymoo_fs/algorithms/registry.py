@@ -30,8 +30,8 @@ from pymoo_fs._validation import check_int
 from pymoo_fs.algorithms.metadata import AlgorithmInfo, RegistryName, check_name
 from pymoo_fs.algorithms.moo import (CMDPSOFS, ISRPSO, MOPSO, configure_nsga2, configure_paes,
                                      configure_spea2)
-from pymoo_fs.algorithms.soo import (AMSO, BPSO, CEPSOFL, CSO, FSIPSO, PSO, PSO42, SBPSO, SBS,
-                                     SCTSOFS, SFS, SRTSO, UBPSO, VLPSO)
+from pymoo_fs.algorithms.soo import (AMSO, BBPSOACJ, BPSO, BVDPSO, CEPSOFL, CSO, FSIPSO, HFSCP,
+                                     PSO, PSO42, SBPSO, SBS, SCTSOFS, SFS, SRTSO, UBPSO, VLPSO)
 
 __all__ = ["BUILTIN", "algorithm_info", "algorithm_names", "algorithm_reference",
            "canonical_name", "make_algorithm", "n_objectives", "register", "unregister"]
@@ -43,7 +43,7 @@ BUILTIN = (
     FSIPSO, PSO42, CSO, BPSO, UBPSO, SBPSO, SFS, SBS,  # seed 000: FSIPSO, baselines, Weka
     AMSO, VLPSO,  # seed 001
     SCTSOFS, SRTSO,  # seed 002
-    CEPSOFL,  # seed 004
+    CEPSOFL, BVDPSO, BBPSOACJ, HFSCP,  # seed 004 and its baselines of spec §11
 )
 
 _INFO = {}  # canonical name -> AlgorithmInfo, in registration order
