@@ -5,6 +5,12 @@ Dominance, the non-dominated union and crowding truncation are the ground floor'
 with members, binary tournaments for leaders, PAES's adaptive grid). :func:`dominates`,
 :func:`nondominated_union` and :func:`truncate_by_crowding` are re-exported here from
 :mod:`pymoo_fs.pareto` for code that imports them from this module.
+
+References
+----------
+H. B. Nguyen, B. Xue, I. Liu, P. Andreae, M. Zhang, "New mechanism for archive maintenance
+in PSO-based multi-objective feature selection", Soft Computing 20:3927-3946, 2016,
+doi:10.1007/s00500-016-2128-8.
 """
 
 import numpy as np
@@ -60,7 +66,7 @@ def distance_tournament(F, F_particles, random_state):
     -------
     idx : ndarray of int64, shape (n,)
         Index of each particle's leader: the contestant whose objective vector is nearer
-        (Euclidean) to the particle's; equal distances are settled by the coin (seed 003:
+        (Euclidean) to the particle's; equal distances are settled by the coin (Nguyen et al. 2016:
         "the closest solution (to the particle) in the objective space is chosen as the
         gbest"; Euclidean distance and the coin are [A]).
 

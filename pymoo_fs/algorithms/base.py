@@ -15,6 +15,20 @@
 A new swarm subclasses one of them and writes its paper's steps: ``_move`` (positions and
 velocities of the next generation) and ``_tell`` (leaders, archives, personal bests), plus
 ``_initialize_tell`` for what follows the first evaluation.
+
+References
+----------
+A.-D. Li, B. Xue, M. Zhang, "A forward search inspired particle swarm optimization
+algorithm for feature selection in classification", IEEE CEC 2021, pp. 786-793,
+doi:10.1109/CEC45853.2021.9504949.
+
+T. Butler-Yeoman, B. Xue, M. Zhang, "Particle swarm optimisation for feature selection: a
+size-controlled approach", AusDM 2015, Conferences in Research and Practice in
+Information Technology 168.
+
+J.-Q. Yang, C.-H. Chen, J.-Y. Li, D. Liu, T. Li, Z.-H. Zhan, "Compressed-encoding particle
+swarm optimization with fuzzy learning for large-scale feature selection", Symmetry
+14(6):1142, 2022, doi:10.3390/sym14061142.
 """
 
 import numpy as np
@@ -97,7 +111,7 @@ class FeatureSelectionAlgorithm(Algorithm):
     **Fitness.** Single-objective algorithms compare solutions by :meth:`_fitness`: the
     problem's objective ``F`` (``fitness="objective"``), or ``1 - score``, the inner-CV score
     that a :class:`~pymoo_fs.problems.FeatureSelectionProblem` reports beside ``F``
-    (``fitness="accuracy"``: seed 000's FIT-A', the accuracy-only fitness of PSO(4-2), CSO(A)
+    (``fitness="accuracy"``: Li et al. 2021's FIT-A', the accuracy-only fitness of PSO(4-2), CSO(A)
     and Weka's SFS/SBS). The result's ``F`` is always the problem's objective.
     """
 
@@ -274,7 +288,7 @@ class SwarmAlgorithm(FeatureSelectionAlgorithm):
         ``"dominates"`` (only when it dominates the personal best) or ``"random_if_nd"``
         (when it dominates, and with probability 1/2 when neither dominates the other). See
         :func:`pymoo_fs.algorithms.swarm.replace_personal_bests`. A problem that orders
-        lexicographically (``fewer_breaks_ties``, seed 004's FIT-E) turns ``"better"`` into
+        lexicographically (``fewer_breaks_ties``, Yang et al. 2022's FIT-E) turns ``"better"`` into
         ``"better_or_fewer"`` (:meth:`single_rule`).
     fitness : {"objective", "accuracy"}, default="objective"
         One objective only: compare by the problem's objective or by the inner-CV score alone
@@ -443,7 +457,7 @@ class SwarmAlgorithm(FeatureSelectionAlgorithm):
         -------
         rule : str
             ``"better_or_fewer"`` when ``pbest_rule`` is ``"better"`` and the problem breaks
-            ties by size (its ``fewer_breaks_ties`` attribute, seed 004's FIT-E); otherwise
+            ties by size (its ``fewer_breaks_ties`` attribute, Yang et al. 2022's FIT-E); otherwise
             ``pbest_rule``. Every single-objective comparison of the core (personal and global
             bests) uses it, so a swarm follows the problem's lexicographic order without code
             of its own.
@@ -604,8 +618,8 @@ class ParticleSwarm(PSOCoefficients, SwarmAlgorithm):
         """The canonical velocity update towards ``leaders``, before clamping.
 
         Parameters and draws as :meth:`_pso_move` (``w``, ``c1``, ``c2`` when they are ranges,
-        then ``r1``, ``r2``); a swarm that adds a term of its own to the velocity (seed 002's
-        size term) adds it to this and clamps after.
+        then ``r1``, ``r2``); a swarm that adds a term of its own to the velocity (Butler-Yeoman et
+        al. 2015's size term) adds it to this and clamps after.
 
         Returns
         -------

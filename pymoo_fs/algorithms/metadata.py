@@ -20,6 +20,12 @@ A factory function (pymoo's NSGA-II and SPEA2 configured for feature selection) 
 same with the :func:`algorithm_factory` decorator. :mod:`pymoo_fs.algorithms.registry` reads
 these declarations; :class:`AlgorithmInfo` is what it answers. Nothing here imports an
 algorithm, so every algorithm module can import this one.
+
+References
+----------
+H. B. Nguyen, B. Xue, I. Liu, P. Andreae, M. Zhang, "New mechanism for archive maintenance
+in PSO-based multi-objective feature selection", Soft Computing 20:3927-3946, 2016,
+doi:10.1007/s00500-016-2128-8.
 """
 
 import re
@@ -242,7 +248,7 @@ class AlgorithmInfo:
         termination : tuple
             ``("n_gen", n_gen)`` for population algorithms; ``("n_eval", pop_size * n_gen)``
             when :attr:`budget_unit` is ``"n_eval"`` (PAES: one evaluation per generation, so
-            a comparison at 30 x 100 gives it 3,000 evaluations, seed 003's budget).
+            a comparison at 30 x 100 gives it 3,000 evaluations, Nguyen et al.'s (2016) budget).
         """
         if self.budget_unit == "n_eval":
             return ("n_eval", int(pop_size) * int(n_gen))

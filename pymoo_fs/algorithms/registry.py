@@ -12,6 +12,27 @@ An algorithm may also be named without registration by an importable reference,
 start fresh: a name registered at run time in the parent is unknown there, but its
 :func:`algorithm_reference` is not, as long as the class lives in an importable module.
 
+References
+----------
+A.-D. Li, B. Xue, M. Zhang, "A forward search inspired particle swarm optimization
+algorithm for feature selection in classification", IEEE CEC 2021, pp. 786-793,
+doi:10.1109/CEC45853.2021.9504949.
+
+B. Tran, B. Xue, M. Zhang, "Adaptive multi-subswarm optimisation for feature selection on
+high-dimensional classification", GECCO 2019, doi:10.1145/3321707.3321713.
+
+T. Butler-Yeoman, B. Xue, M. Zhang, "Particle swarm optimisation for feature selection: a
+size-controlled approach", AusDM 2015, Conferences in Research and Practice in
+Information Technology 168.
+
+H. B. Nguyen, B. Xue, I. Liu, P. Andreae, M. Zhang, "New mechanism for archive maintenance
+in PSO-based multi-objective feature selection", Soft Computing 20:3927-3946, 2016,
+doi:10.1007/s00500-016-2128-8.
+
+J.-Q. Yang, C.-H. Chen, J.-Y. Li, D. Liu, T. Li, Z.-H. Zhan, "Compressed-encoding particle
+swarm optimization with fuzzy learning for large-scale feature selection", Symmetry
+14(6):1142, 2022, doi:10.3390/sym14061142.
+
 Examples
 --------
 >>> from pymoo_fs.algorithms import algorithm_info, canonical_name, make_algorithm
@@ -38,12 +59,12 @@ __all__ = ["BUILTIN", "algorithm_info", "algorithm_names", "algorithm_reference"
 
 #: the algorithms of pymoo-fs, in the order :func:`algorithm_names` lists their names
 BUILTIN = (
-    CMDPSOFS, configure_nsga2, configure_spea2, ISRPSO, MOPSO, configure_paes,  # seed 003
+    CMDPSOFS, configure_nsga2, configure_spea2, ISRPSO, MOPSO, configure_paes,  # Nguyen et al.
     PSO,
-    FSIPSO, PSO42, CSO, BPSO, UBPSO, SBPSO, SFS, SBS,  # seed 000: FSIPSO, baselines, Weka
-    AMSO, VLPSO,  # seed 001
-    SCTSOFS, SRTSO,  # seed 002
-    CEPSOFL, BVDPSO, BBPSOACJ, HFSCP,  # seed 004 and its baselines of spec §11
+    FSIPSO, PSO42, CSO, BPSO, UBPSO, SBPSO, SFS, SBS,  # Li et al. (2021): FSIPSO, baselines, Weka
+    AMSO, VLPSO,  # Tran et al. (2019)
+    SCTSOFS, SRTSO,  # Butler-Yeoman et al. (2015)
+    CEPSOFL, BVDPSO, BBPSOACJ, HFSCP,  # Yang et al. (2022) and three baselines
 )
 
 _INFO = {}  # canonical name -> AlgorithmInfo, in registration order

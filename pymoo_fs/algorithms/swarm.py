@@ -3,6 +3,24 @@
 Every function takes its random generator explicitly and returns new arrays; the algorithms keep
 the state. Shapes: ``X`` positions (n, D), ``V`` velocities (n, D), ``P`` personal bests (n, D),
 ``G`` leaders (n, D) or (D,).
+
+References
+----------
+A.-D. Li, B. Xue, M. Zhang, "A forward search inspired particle swarm optimization
+algorithm for feature selection in classification", IEEE CEC 2021, pp. 786-793,
+doi:10.1109/CEC45853.2021.9504949.
+
+T. Butler-Yeoman, B. Xue, M. Zhang, "Particle swarm optimisation for feature selection: a
+size-controlled approach", AusDM 2015, Conferences in Research and Practice in
+Information Technology 168.
+
+H. B. Nguyen, B. Xue, I. Liu, P. Andreae, M. Zhang, "New mechanism for archive maintenance
+in PSO-based multi-objective feature selection", Soft Computing 20:3927-3946, 2016,
+doi:10.1007/s00500-016-2128-8.
+
+J.-Q. Yang, C.-H. Chen, J.-Y. Li, D. Liu, T. Li, Z.-H. Zhan, "Compressed-encoding particle
+swarm optimization with fuzzy learning for large-scale feature selection", Symmetry
+14(6):1142, 2022, doi:10.3390/sym14061142.
 """
 
 import numpy as np
@@ -36,8 +54,8 @@ def draw_coefficient(value, n, random_state):
 def velocity_update(V, X, P, G, w, c1, c2, random_state, per_dimension=True):
     """Canonical PSO velocity update with inertia weight.
 
-    ``v <- w v + c1 r1 (p - x) + c2 r2 (g - x)`` (Shi & Eberhart 1998; seed 000 Eq. 1, seed 003
-    Eq. 1).
+    ``v <- w v + c1 r1 (p - x) + c2 r2 (g - x)`` (Shi & Eberhart 1998; Li et al. 2021, Eq. 1, Nguyen
+    et al. 2016, Eq. 1).
 
     Parameters
     ----------
@@ -50,7 +68,7 @@ def velocity_update(V, X, P, G, w, c1, c2, random_state, per_dimension=True):
     random_state : numpy.random.Generator
         Source of ``r1`` and ``r2``; ``r1`` is drawn (all particles) before ``r2``.
     per_dimension : bool, default=True
-        Draw ``r1, r2 ~ U(0, 1)`` per dimension (the seeds' authors' code) or once per particle
+        Draw ``r1, r2 ~ U(0, 1)`` per dimension (the papers' authors' code) or once per particle
         (jMetal's OMOPSO).
 
     Returns
@@ -64,12 +82,12 @@ def velocity_update(V, X, P, G, w, c1, c2, random_state, per_dimension=True):
 
 
 def size_term(sizes, target, c3, random_state, form="literal", shape=None):
-    """Seed 002's size term of the velocity update, ``c3 r3 s(T - |x|)``.
+    """Butler-Yeoman et al.'s (2015) size term of the velocity update, ``c3 r3 s(T - |x|)``.
 
     Parameters
     ----------
     sizes : ndarray of int, shape (n,)
-        Number of features each particle selects now (``|p|`` of seed 002 Eq. 4).
+        Number of features each particle selects now (``|p|`` of Butler-Yeoman et al. 2015, Eq. 4).
     target : int
         The target size ``T``.
     c3 : float
@@ -77,12 +95,12 @@ def size_term(sizes, target, c3, random_state, form="literal", shape=None):
     random_state : numpy.random.Generator
         Draws ``r3 ~ U(0, 1)`` of shape ``shape``.
     form : {"literal", "centred"}, default="literal"
-        ``"literal"``: ``c3 r3 s(T - |x|)`` (seed 002 Eq. 4 as printed), in ``[0, c3)``.
-        ``"centred"``: ``c3 r3 (2 s(T - |x|) - 1)``, in ``(-c3, c3)`` (pymoo-fs's [A], spec
-        §5.2).
+        ``"literal"``: ``c3 r3 s(T - |x|)`` (Butler-Yeoman et al. 2015, Eq. 4 as printed), in
+        ``[0, c3)``. ``"centred"``: ``c3 r3 (2 s(T - |x|) - 1)``, in ``(-c3, c3)`` (pymoo-fs's
+        assumption [A]).
     shape : tuple of int, optional
-        Shape of ``r3``: ``(n, D)`` draws per dimension (the default of seed 002's swarm [A]);
-        ``(n, 1)`` once per particle. Default ``(n, 1)``.
+        Shape of ``r3``: ``(n, D)`` draws per dimension (the default of Butler-Yeoman et al. 2015's
+        swarm [A]); ``(n, 1)`` once per particle. Default ``(n, 1)``.
 
     Returns
     -------
@@ -178,12 +196,12 @@ def replace_personal_bests(F_new, F_old, n_new, n_old, rule, random_state):
     n_new, n_old : ndarray of int, shape (n,)
         Their numbers of selected features.
     rule : str
-        One objective: ``"better"`` (``F_new < F_old``, seed 000's code) or
+        One objective: ``"better"`` (``F_new < F_old``, Li et al. 2021's code) or
         ``"better_or_fewer"`` (also equal with fewer features: PSO(4-2), the AMSO code).
         Two or more: ``"not_dominated"`` (unless the personal best dominates the new position:
         jMetal), ``"dominates"`` (only when the new position dominates it) or
         ``"random_if_nd"`` (when it dominates, and with probability 1/2 when neither dominates
-        the other: the OMOPSO paper; seed 003 [A]).
+        the other: the OMOPSO paper; Nguyen et al. (2016) [A]).
     random_state : numpy.random.Generator
         Used by ``"random_if_nd"`` only: one draw per particle (all ``n``, in order).
 
@@ -217,7 +235,7 @@ def order_key(F, sizes, fewer_breaks_ties):
     sizes : ndarray of int, shape (n,)
         Numbers of selected features.
     fewer_breaks_ties : bool
-        The problem's ordering: equal ``F`` goes to the smaller subset (seed 004's FIT-E).
+        The problem's ordering: equal ``F`` goes to the smaller subset (Yang et al. 2022's FIT-E).
 
     Returns
     -------
@@ -250,7 +268,8 @@ def sigmoid_bits(V, random_state, p_min=0.0, p_max=1.0):
     """Binary PSO's position rule: each bit is 1 with probability ``sigmoid(v)``.
 
     ``x_d = 1 if r_d < 1 / (1 + exp(-v_d)) else 0`` with ``r_d ~ U(0, 1)`` drawn per bit
-    (Kennedy & Eberhart 1997; seed 002 Eq. 3, seed 004 Eq. 2). Used by BPSO and UBPSO.
+    (Kennedy & Eberhart 1997; Butler-Yeoman et al. 2015, Eq. 3, Yang et al. 2022, Eq. 2). Used by
+    BPSO and UBPSO.
 
     Parameters
     ----------
@@ -276,7 +295,7 @@ def pair_competitions(fitness, sizes, random_state, prefer_fewer=True):
     The swarm is shuffled and split into ``n // 2`` consecutive pairs (an odd particle out
     takes no part). In each pair the lower fitness wins; on equal fitness the smaller subset
     wins (``prefer_fewer``), and then a fair coin decides (Cheng & Jin 2015; the tie rules are
-    pymoo-fs's [A], spec §2.3).
+    pymoo-fs's assumption [A]).
 
     Parameters
     ----------

@@ -10,6 +10,11 @@ inertia schedule, global best, length changes) and pure steps (:func:`paper_swar
 
 Positions live in the ranked order: column ``r`` of ``X_`` is the feature of rank ``r``
 (``order_[r]``); the columns beyond a particle's length are 0 and never selected.
+
+References
+----------
+B. Tran, B. Xue, M. Zhang, "Adaptive multi-subswarm optimisation for feature selection on
+high-dimensional classification", GECCO 2019, doi:10.1145/3321707.3321713.
 """
 
 import numpy as np
@@ -26,7 +31,7 @@ __all__ = ["VariableLengthSwarm", "division_lengths", "learn_velocity", "paper_s
 
 
 def paper_swarm_size(n_features, small):
-    """The seeds' swarm size rule: ``D // 20`` particles, at most 300, ``small`` if <= 100.
+    """The papers' swarm size rule (AMSO, VLPSO): ``D // 20`` particles, at most 300, ``small`` if <= 100.
 
     Parameters
     ----------
@@ -50,7 +55,9 @@ def paper_swarm_size(n_features, small):
 
 
 def division_lengths(n_features, n_divisions):
-    """Initial lengths ``s * D // M`` of divisions ``s = 1..M`` [S001 Eq. 3; P: integer division].
+    """Initial lengths ``s * D // M`` of divisions ``s = 1..M`` [Tran et al. 2019, Eq. 3].
+
+    [P: integer division].
 
     Returns
     -------
@@ -72,8 +79,8 @@ def resized_lengths(lengths, new_max, visit):
 
     Divisions are visited in ``visit`` order with ``k = 1, 2, ...``; each division whose length
     differs from ``new_max`` gets length ``k * new_max // M`` (at least 1) and increments ``k``;
-    a division of length ``new_max`` keeps it [S001 Alg. 1; P: AMSO-code ``ResizeParticles``,
-    VLPSO-code ``ResizeParticles``].
+    a division of length ``new_max`` keeps it [Tran et al. 2019, Alg. 1; P: AMSO-code
+    ``ResizeParticles``, VLPSO-code ``ResizeParticles``].
 
     Parameters
     ----------
@@ -109,7 +116,9 @@ def resized_lengths(lengths, new_max, visit):
 
 
 def learn_velocity(V, X, E, w, c, random_state):
-    """``v <- w v + c r (e - x)`` with ``r ~ U(0, 1)`` per dimension [S001 Eq. 5; CLPSO].
+    """``v <- w v + c r (e - x)`` with ``r ~ U(0, 1)`` per dimension [CLPSO].
+
+    [Tran et al. 2019, Eq. 5].
 
     Parameters
     ----------
@@ -139,7 +148,7 @@ class VariableLengthSwarm(PSOCoefficients, SwarmAlgorithm):
     Parameters
     ----------
     pop_size : int or "auto"
-        Number of particles; ``"auto"`` is the seeds' rule (:func:`paper_swarm_size`, with the
+        Number of particles; ``"auto"`` is the papers' rule (:func:`paper_swarm_size`, with the
         class attribute ``small_swarm``). The swarm holds ``M * (pop_size // M)`` particles
         (:attr:`n_particles_`), ``M`` the number of divisions actually used.
     n_divisions : int

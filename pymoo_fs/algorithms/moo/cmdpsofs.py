@@ -26,16 +26,17 @@ class CMDPSOFS(ParticleSwarm):
     Parameters
     ----------
     pop_size : int, default=30
-        Swarm size, also the leader-set capacity [S003].
+        Swarm size, also the leader-set capacity [Nguyen et al. 2016].
     w : float or tuple (low, high), default=0.7298
-        Inertia weight [S003]. The original CMDPSOFS draws ``w ~ U[0.1, 0.5]`` per particle
-        update: pass ``w=(0.1, 0.5)`` [P: CMDPSOFS-II text, CMDPSOFS-py].
+        Inertia weight [Nguyen et al. 2016]. The original CMDPSOFS draws ``w ~ U[0.1, 0.5]`` per
+        particle update: pass ``w=(0.1, 0.5)`` [P: CMDPSOFS-II text, CMDPSOFS-py].
     c1, c2 : float or tuple (low, high), default=1.49618
-        Acceleration coefficients [S003]; the original draws them from ``U[1.5, 2.0]``.
+        Acceleration coefficients [Nguyen et al. 2016]; the original draws them from
+        ``U[1.5, 2.0]``.
     vmax : float, default=6.0
-        Velocity limit [S003]; the original uses 0.6.
+        Velocity limit [Nguyen et al. 2016]; the original uses 0.6.
     threshold : float, default=0.6
-        Selection threshold theta [S003; P: CMDPSOFS-II text].
+        Selection threshold theta [Nguyen et al. 2016; P: CMDPSOFS-II text].
     mutation_rate : float, optional
         Per-dimension mutation probability; default ``1/D`` [P: CMDPSOFS-II text; jMetal].
     perturbation : float, default=0.5
@@ -58,7 +59,7 @@ class CMDPSOFS(ParticleSwarm):
         Negate the velocity of a coordinate clamped at a bound (jMetal) [A].
     archive_rule : {"dominance", "epsilon"}, default="dominance"
         The result archive: every non-dominated solution found, under plain Pareto dominance
-        (our [A], spec §8), or OMOPSO's epsilon-dominance archive, as Sierra & Coello and
+        (our assumption [A]), or OMOPSO's epsilon-dominance archive, as Sierra & Coello and
         jMetal build it and CMDPSOFS inherits it (:func:`epsilon_nondominated`). The archive
         is only the result: the search (leaders, moves, draws) is the same either way.
     epsilon : float or tuple of float, default=0.0075
@@ -69,10 +70,10 @@ class CMDPSOFS(ParticleSwarm):
         two sizes: ``epsilon=(0.0075, 1 / (2 * D))`` keeps every size apart on rates.
     leader_update : {"batch", "sequential"}, default="batch"
         How the swarm enters the leader set: all at once (the non-dominated union of the set
-        and the swarm, then truncated; spec §8) or one particle at a time in index order, each
-        accepted particle followed by a truncation to ``pop_size`` when the set overflows
-        (jMetal's ``CrowdingDistanceArchive.add``). The two can keep different members when
-        more than ``pop_size`` non-dominated solutions compete.
+        and the swarm, then truncated, as jMetal's OMOPSO does [P]) or one particle at a time in
+        index order, each accepted particle followed by a truncation to ``pop_size`` when the set
+        overflows (jMetal's ``CrowdingDistanceArchive.add``). The two can keep different members
+        when more than ``pop_size`` non-dominated solutions compete.
     **kwargs
         pymoo's ``Algorithm`` keywords; any other keyword raises ``TypeError``.
 
@@ -101,7 +102,7 @@ class CMDPSOFS(ParticleSwarm):
 
     Notes
     -----
-    One generation, in the paper's order [S003 Eq. 1-2; P: jMetal OMOPSO]:
+    One generation, in the paper's order [Nguyen et al. 2016, Eq. 1-2; P: jMetal OMOPSO]:
 
     1. each particle draws a leader by binary tournament on the leader set's crowding
        distances (the less crowded wins; contestants drawn with replacement);
@@ -142,17 +143,17 @@ class CMDPSOFS(ParticleSwarm):
     archive.
 
     **Where this version departs from CMDPSOFS as its authors built it**, and the switch that
-    restores each (the paper itself was not reached; spec §8 and §12 say what is known from
-    the CMDPSOFS-II text, jMetal's OMOPSO and CMDPSOFS-py):
+    restores each (the paper itself was not reached; what is known comes from the CMDPSOFS-II
+    text, jMetal's OMOPSO and CMDPSOFS-py; "Nguyen": the settings of Nguyen et al. 2016):
 
     ============================================  ===========================  =====================
     as built (OMOPSO, CMDPSOFS)                   default here                 switch
     ============================================  ===========================  =====================
     epsilon-dominance result archive              plain dominance [A]          ``archive_rule=
                                                                                "epsilon"``
-    w ~ U[0.1, 0.5], c1, c2 ~ U[1.5, 2]           seed 003's 0.7298, 1.49618   ``w=(0.1, 0.5)``,
+    w ~ U[0.1, 0.5], c1, c2 ~ U[1.5, 2]           Nguyen's 0.7298, 1.49618     ``w=(0.1, 0.5)``,
     per particle update                                                        ``c1=c2=(1.5, 2.0)``
-    vmax 0.6                                      seed 003's 6.0               ``vmax=0.6``
+    vmax 0.6                                      Nguyen's 6.0                 ``vmax=0.6``
     r1, r2 one per particle (jMetal)              per dimension [A]            ``random_coefficients
                                                                                ="particle"``
     velocity reversed at a bound (jMetal)         plain clamping [A]           ``reverse_velocity``
@@ -162,7 +163,7 @@ class CMDPSOFS(ParticleSwarm):
                                                                                "perturb"``
     leader set filled one by one (jMetal)         the swarm at once [A]        ``leader_update=
                                                                                "sequential"``
-    features counted in f2 (paper)                FeatureRate (seed 003)       the problem's
+    features counted in f2 (paper)                FeatureRate (Nguyen)         the problem's
                                                                                objective; ``epsilon``
                                                                                per objective
     ============================================  ===========================  =====================

@@ -26,9 +26,9 @@ class ISRPSO(MOPSO):
     Parameters
     ----------
     pop_size, w, c1, c2, vmax, threshold, pbest_rule, random_coefficients
-        As :class:`~pymoo_fs.algorithms.MOPSO` (seed 003's settings by default).
+        As :class:`~pymoo_fs.algorithms.MOPSO` (Nguyen et al. 2016's settings by default).
     ls_every : int, default=5
-        Moves between two local searches [S003 "Overall ISRPSO algorithm"].
+        Moves between two local searches [Nguyen et al. 2016, "Overall ISRPSO algorithm"].
     ls_batch : int, optional
         How the first-improvement scans are computed; the result is the same either way (see
         Notes). Default: each scan's candidates in one batch (one
@@ -68,14 +68,15 @@ class ISRPSO(MOPSO):
 
     Notes
     -----
-    The local search, on a snapshot of the archive taken when it starts [A] [S003 "Local
-    search to improve the archive set"]; ``C`` is training accuracy, "improves" means strictly
-    lower training error (first objective), ``S`` the union of the snapshot members' features:
+    The local search, on a snapshot of the archive taken when it starts [A] [Nguyen et al. 2016,
+    "Local search to improve the archive set"]; ``C`` is training accuracy, "improves" means
+    strictly lower training error (first objective), ``S`` the union of the snapshot members'
+    features:
 
     0. ``acc1(f)``, the accuracy of the mask ``{f}`` on the training data (the problem's own
-       wrapper: KNN-5, 10-fold inner CV under seed 003's protocol) is computed once, at the
-       first local search, through pymoo's evaluator (``D`` evaluations in ``n_eval``) [A:
-       seed 003 names the ranking, not its estimator]. Orders are stable: equal acc1 keep
+       wrapper: KNN-5, 10-fold inner CV under Nguyen et al.'s (2016) protocol) is computed once,
+       at the first local search, through pymoo's evaluator (``D`` evaluations in ``n_eval``) [A:
+       Nguyen et al. (2016) name the ranking, not its estimator]. Orders are stable: equal acc1 keep
        the feature order.
     1. **Inserting**: the features of ``S`` outside the member, by acc1 descending; the first
        whose addition improves is added (at most one feature).
@@ -100,7 +101,7 @@ class ISRPSO(MOPSO):
     as in the previous local search: an unchanged member, or a Swapping scan of a subset that
     did not change) has the same outcome, since the scores are deterministic, and is reused
     without computation (:class:`ScanMemo`). ``n_ls_sequential_`` counts what the sequential
-    rule would evaluate, ``n_ls_computed_`` what was evaluated; seed 003's worst case is
+    rule would evaluate, ``n_ls_computed_`` what was evaluated; Nguyen et al.'s (2016) worst case is
     ``|A| (N + N^2 / 4)`` per local search.
 
     **Budget.** The local search spends from an evaluation limit like any other evaluation:
@@ -109,8 +110,8 @@ class ISRPSO(MOPSO):
     best subset so far is still offered to the archive).
 
     Departures from the paper: the snapshot, the acc1 estimator, the orders of equal acc1 and
-    the last-feature and swapped-out rules are [A]; seed 003's Algorithm 1 is not in the seed
-    text and is reconstructed (ALGORITHMS.md §7.3). Batching, the error-0 shortcut and the
+    the last-feature and swapped-out rules are [A]; Nguyen et al.'s (2016) Algorithm 1 is not in the
+    paper's text and is reconstructed from its prose [A]. Batching, the error-0 shortcut and the
     memo change what is computed, never the result.
 
     References

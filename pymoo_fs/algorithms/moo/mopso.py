@@ -1,4 +1,4 @@
-"""MOPSO: the "pure" multi-objective PSO of seed 003 (ISRPSO without its local search)."""
+"""MOPSO: the "pure" multi-objective PSO of Nguyen et al. 2016 (ISRPSO minus local search)."""
 
 import numpy as np
 from pymoo.core.population import Population
@@ -21,18 +21,18 @@ class MOPSO(ParticleSwarm):
     Parameters
     ----------
     pop_size : int, default=30
-        Swarm size, also the archive capacity [S003].
+        Swarm size, also the archive capacity [Nguyen et al. 2016].
     w : float or tuple (low, high), default=0.7298
-        Inertia weight [S003].
+        Inertia weight [Nguyen et al. 2016].
     c1, c2 : float or tuple (low, high), default=1.49618
-        Acceleration coefficients [S003].
+        Acceleration coefficients [Nguyen et al. 2016].
     vmax : float, default=6.0
-        Velocity limit [S003].
+        Velocity limit [Nguyen et al. 2016].
     threshold : float, default=0.6
-        Selection threshold theta [S003].
+        Selection threshold theta [Nguyen et al. 2016].
     pbest_rule : {"random_if_nd", "dominates", "not_dominated"}, default="random_if_nd"
         Replace a personal best when the new position dominates it, and with probability 1/2
-        when neither dominates the other [A: seed 003 does not say]; only when it dominates;
+        when neither dominates the other [A: Nguyen et al. 2016 do not say]; only when it dominates;
         or unless the personal best dominates it (jMetal).
     random_coefficients : {"dimension", "particle"}, default="dimension"
         Draw ``r1, r2`` per dimension [A] or once per particle.
@@ -61,24 +61,25 @@ class MOPSO(ParticleSwarm):
 
     Notes
     -----
-    One iteration, in the order of seed 003's Algorithm 1 (lines 5-9):
+    One iteration, in the order of Nguyen et al.'s (2016) Algorithm 1 (lines 5-9):
 
     1. each particle's leader (gbest): two archive members drawn uniformly (with replacement),
        the one nearer to the particle's current objective vector wins (Euclidean distance, a
-       fair coin on equal distances [A]) [S003 "Overall ISRPSO algorithm"];
+       fair coin on equal distances [A]) [Nguyen et al. 2016, "Overall ISRPSO algorithm"];
     2. ``v <- w v + c1 r1 (pbest - x) + c2 r2 (gbest - x)``, clamped to ``[-vmax, vmax]``;
-       ``x <- x + v``, clamped to ``[0, 1]`` [S003 Eq. 1-2];
+       ``x <- x + v``, clamped to ``[0, 1]`` [Nguyen et al. 2016, Eq. 1-2];
     3. the swarm is evaluated (one evaluation per particle);
     4. personal bests are updated by ``pbest_rule``;
     5. the archive becomes the non-dominated union of itself and the swarm, members with equal
        objective vectors kept once (the earlier), truncated to ``pop_size`` by removing the
-       member of smallest crowding distance, one at a time [A: seed 003 gives the cap, not the
-       rule; crowding as in the group's CMDPSOFS/OMOPSO lineage].
+       member of smallest crowding distance, one at a time [A: Nguyen et al. 2016 give the cap, not
+       the rule; crowding as in the group's CMDPSOFS/OMOPSO lineage].
 
     Initial positions ``U[0, 1]^D``, velocities 0 [A]; a particle with no coordinate above the
     threshold selects its largest one (pymoo-fs's empty-subset rule). Topology: fully
     connected. Generation 1 evaluates the initial swarm, so ``("n_gen", G)`` makes ``G - 1``
-    moves and ``pop_size * G`` evaluations; seed 003's "100 iterations" is ``("n_gen", 101)``.
+    moves and ``pop_size * G`` evaluations; Nguyen et al.'s (2016) "100 iterations" is
+    ``("n_gen", 101)``.
 
     References
     ----------

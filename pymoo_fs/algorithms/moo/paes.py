@@ -14,7 +14,7 @@ __all__ = ["PAES", "configure_paes", "paes_step"]
 
 
 class PAES(FeatureSelectionAlgorithm):
-    """(1+1)-PAES (Knowles & Corne) for feature selection, as seed 003 compares it.
+    """(1+1)-PAES (Knowles & Corne) for feature selection, as Nguyen et al. (2016) compare it.
 
     One current solution (a bit string, one bit per feature) is mutated into one candidate per
     generation; an archive of non-dominated solutions, bounded and kept diverse by an adaptive
@@ -23,12 +23,12 @@ class PAES(FeatureSelectionAlgorithm):
     Parameters
     ----------
     archive_size : int, default=100
-        Archive capacity [A: jMetal's PAES default; seed 003 does not say].
+        Archive capacity [A: jMetal's PAES default; Nguyen et al. 2016 do not say].
     bisections : int, default=5
         Times each objective's range is halved by the grid (``2**5 = 32`` divisions) [A: jMetal
         default].
     mutation_rate : float, optional
-        Per-bit flip probability; default ``1/D`` [S003].
+        Per-bit flip probability; default ``1/D`` [Nguyen et al. 2016].
     **kwargs
         pymoo's ``Algorithm`` keywords; any other keyword raises ``TypeError``.
 
@@ -57,7 +57,7 @@ class PAES(FeatureSelectionAlgorithm):
     Notes
     -----
     Generation 1 evaluates one random bit string (each bit 1 with probability 1/2), which
-    starts the archive. Each later generation [Knowles & Corne 2000, Fig. 3; S003]:
+    starts the archive. Each later generation [Knowles & Corne 2000, Fig. 3; Nguyen et al. 2016]:
 
     1. the candidate ``m`` is the current ``c`` with each bit flipped with probability
        ``mutation_rate``; an empty ``m`` gets one random feature (pymoo-fs's no-empty-subset
@@ -69,9 +69,9 @@ class PAES(FeatureSelectionAlgorithm):
        ``c``'s.
 
     An offer follows :func:`~pymoo_fs.algorithms.archive.grid_archive_add`. One evaluation
-    per generation: ``("n_eval", N)`` and ``("n_gen", N)`` are the same budget; seed 003's is
-    3,000 evaluations ("30 individuals x 100 generations"). A candidate identical to its parent
-    (no bit flipped, probability about 1/e) is evaluated all the same, as in jMetal.
+    per generation: ``("n_eval", N)`` and ``("n_gen", N)`` are the same budget; Nguyen et al.'s
+    (2016) is 3,000 evaluations ("30 individuals x 100 generations"). A candidate identical to its
+    parent (no bit flipped, probability about 1/e) is evaluated all the same, as in jMetal.
 
     References
     ----------

@@ -1,4 +1,4 @@
-"""AMSO: adaptive multi-subswarm optimisation for high-dimensional feature selection (seed 001)."""
+"""AMSO: adaptive multi-subswarm optimisation for feature selection (Tran et al. 2019)."""
 
 import numpy as np
 from pymoo.core.population import Population
@@ -20,22 +20,22 @@ class AMSO(VariableLengthSwarm):
     SU-guided local search; when the global best stagnates, the subswarms shrink below the
     length of the particle that found it.
 
-    The steps, in the paper's order (spec §4; [S001 §3, Alg. 1-2], [P] the authors' code):
+    The steps, in the paper's order ([Tran et al. 2019, §3, Alg. 1-2]; [P] the authors' code):
 
     1. **Rank** the features by SU with the class, on the training data
-       (``problem.symmetric_uncertainty()``) [S001 Alg. 2 line 2].
+       (``problem.symmetric_uncertainty()``) [Tran et al. 2019, Alg. 2 line 2].
     2. **Initialise** ``M`` subswarms of ``pop_size // M`` particles; subswarm ``s`` has
        length ``s D // M``; in each, particle 0 has every position 1.0 and the others
-       ``x ~ U(0, 1)``; ``v ~ U(-vmax, vmax)`` [S001 Alg. 2 lines 3-10; P: ``initialize``].
-       Evaluate; every personal best is new, so each is refined by the local search; the
-       global best is the best personal best.
+       ``x ~ U(0, 1)``; ``v ~ U(-vmax, vmax)`` [Tran et al. 2019, Alg. 2 lines 3-10; P:
+       ``initialize``]. Evaluate; every personal best is new, so each is refined by the local
+       search; the global best is the best personal best.
     3. **Compete** in each subswarm: a random permutation is paired off; the particle with the
        better current fitness wins, and on equal fitness the first of the pair loses [P: the
        code draws the loser first and swaps only for a strictly better one]; an odd particle
-       out waits. Losers move, winners do not [S001 §3.3].
+       out waits. Losers move, winners do not [Tran et al. 2019, §3.3].
     4. **Learn**: ``v_l <- w v_l + c r (pbest_w - x_l)`` with ``r ~ U(0, 1)`` per dimension,
-       ``v`` clamped to ``[-vmax, vmax]``, ``x <- x + v`` clamped to ``[0, 1]`` [S001 Eq. 5,
-       Eq. 2; P]. No global-best or mean term.
+       ``v`` clamped to ``[-vmax, vmax]``, ``x <- x + v`` clamped to ``[0, 1]`` [Tran et al. 2019,
+       Eq. 5, Eq. 2; P]. No global-best or mean term.
     5. **Evaluate** the losers (winners keep their fitness: the folds are fixed); update
        personal bests ("better, or equal with fewer features" [P]); refine the new personal
        bests by the local search on the schedule (``ls_schedule``); update the global best.
@@ -43,9 +43,9 @@ class AMSO(VariableLengthSwarm):
        global best's particle length becomes the new maximum (nothing happens if it already
        is); the other subswarms, from the shortest to the longest, get lengths
        ``k * max // M`` (``k = 1, 2, ...``) by dropping (or adding) their last dimensions;
-       the changed particles are re-evaluated without local search [S001 §3.2, Alg. 1; P:
-       ``updateSwarm``].
-    7. **Inertia** ``w_ = w - (w - w_end) t / T`` (``inertia="linear"``) [S001 Tab. 2].
+       the changed particles are re-evaluated without local search [Tran et al. 2019, §3.2, Alg. 1;
+       P: ``updateSwarm``].
+    7. **Inertia** ``w_ = w - (w - w_end) t / T`` (``inertia="linear"``) [Tran et al. 2019, Tab. 2].
 
     **Local search** on a personal best ``s`` (binary, over the particle's length ``L``) [P:
     ``KNNopt.localsearchSU``; "[19] Tran et al. CEC 2016" in the paper], repeated
@@ -63,23 +63,25 @@ class AMSO(VariableLengthSwarm):
     ----------
     pop_size : int or "auto", default="auto"
         Particles (at least 2): ``"auto"`` is ``D // 20``, at most 300, and 30 when that is
-        <= 100 [S001 Tab. 2; P: ``DynPSO``]. The swarm holds ``M * (pop_size // M)`` of them.
+        <= 100 [Tran et al. 2019, Tab. 2; P: ``DynPSO``]. The swarm holds ``M * (pop_size // M)`` of
+        them.
     n_subswarms : int, default=13
-        ``M`` [S001 §4, tuned on Brain1]; with fewer than ``2 M`` particles, ``pop_size // 2``
-        subswarms of pairs are used [A].
+        ``M`` [Tran et al. 2019, §4, tuned on Brain1]; with fewer than ``2 M`` particles,
+        ``pop_size // 2`` subswarms of pairs are used [A].
     stagnation : int, default=7
-        ``beta``: generations without a better global best before the lengths change [S001].
+        ``beta``: generations without a better global best before the lengths change
+        [Tran et al. 2019].
     w, w_end : float, default=0.9, 0.4
-        Inertia weight at the start and at the end [S001 Tab. 2].
+        Inertia weight at the start and at the end [Tran et al. 2019, Tab. 2].
     inertia : {"linear", "constant"}, default="linear"
         The paper's decreasing schedule, or ``w`` throughout (the code's integer division)
         [P-code≠paper].
     c : float, default=1.49445
-        Acceleration coefficient [S001 Tab. 2].
+        Acceleration coefficient [Tran et al. 2019, Tab. 2].
     vmax : float, default=0.6
         Velocity limit [P].
     threshold : float, default=0.6
-        Selection threshold theta [S001 Tab. 2].
+        Selection threshold theta [Tran et al. 2019, Tab. 2].
     inclusive_threshold : bool, default=True
         Select iff ``x >= theta`` (the code) rather than ``x > theta`` (the paper) [P].
     ls_schedule : {"code", "always", "never"}, default="code"
@@ -131,7 +133,7 @@ class AMSO(VariableLengthSwarm):
 
     Notes
     -----
-    For :class:`~pymoo_fs.problems.FitBFeatureSelection` (FIT-B, seed 001's fitness) and any
+    For :class:`~pymoo_fs.problems.FitBFeatureSelection` (FIT-B, Tran et al. 2019's fitness) and any
     single-objective :class:`~pymoo_fs.problems.FeatureSelectionProblem`. The paper's budget
     of 100 iterations is ``("n_gen", 101)``: generation 1 is the initialisation. Departures:
     a resize happens in the generation whose global best completes the stagnation (Alg. 2; the
@@ -278,7 +280,9 @@ class AMSO(VariableLengthSwarm):
 
 
 def compete(F, division, random_state):
-    """Random pairwise competitions in each subswarm [S001 §3.3; P: ``updateVelocityPosition``].
+    """Random pairwise competitions in each subswarm [Tran et al. 2019, §3.3].
+
+    [P: ``updateVelocityPosition``].
 
     Parameters
     ----------

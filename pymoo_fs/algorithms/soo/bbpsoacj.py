@@ -1,4 +1,4 @@
-"""BBPSO-ACJ: bare-bones PSO with an adaptive chaotic jump (Qiu 2018), a baseline of seed 004."""
+"""BBPSO-ACJ: bare-bones PSO with an adaptive chaotic jump (Qiu 2018), a baseline of Yang 2022."""
 
 import numpy as np
 
@@ -18,17 +18,18 @@ class BBPSOACJ(SwarmAlgorithm):
     Every generation each particle samples a new position around the middle of its personal
     best and the global best (Kennedy's bare-bones PSO); a particle whose personal best has
     stagnated jumps instead: each coordinate of its personal best is scaled by a factor drawn
-    from a logistic-map (chaotic) sequence. Built from spec §11.2, where only the abstract of
-    the paper was reachable; every rule of the jump is a switch.
+    from a logistic-map (chaotic) sequence. Built from the paper's abstract (its full text
+    was not reached) and an earlier chaotic-jump scheme; every rule of the jump is a switch.
 
     Parameters
     ----------
     pop_size : int, default=20
-        Swarm size P [S004 Tab. 2].
+        Swarm size P [Yang et al. 2022, Tab. 2].
     threshold : float, default=0.5
-        Selection threshold lambda [S004 Tab. 2, Eq. 3].
+        Selection threshold lambda [Yang et al. 2022, Tab. 2, Eq. 3].
     z0 : float, default=0.13
-        Start of the logistic map, the "chaotic factor" of S004 Tab. 2; in (0, 1), and not
+        Start of the logistic map, the "chaotic factor" of Yang et al. (2022, Tab. 2); in (0, 1),
+        and not
         0.25, 0.5 or 0.75, whose orbits are fixed points of ``4 z (1 - z)`` at once or
         after one step.
     eta : float, default=1.0
@@ -50,14 +51,15 @@ class BBPSOACJ(SwarmAlgorithm):
         fitness is within ``epsilon`` of the global best's (``f <= f_g + epsilon``, ``f``
         what the algorithm minimises: ``1 - accuracy`` under FIT-E) and that has fewer
         features becomes the global best (the fewest features, then the lowest ``f``). 0
-        keeps seed 004's rule, which every method of S004 follows.
+        keeps the rule that every method of Yang et al. (2022) follows.
     pbest_rule : {"better_or_fewer", "better"}, default="better_or_fewer"
-        Personal- and global-best replacement (spec §11.0.1).
+        Personal- and global-best replacement: higher accuracy, then fewer features
+        (Yang et al. 2022, §4.2).
     fitness : {"objective", "accuracy"}, default="objective"
         Compare by the problem's objective or by the inner-CV score alone.
     **kwargs
         pymoo's ``Algorithm`` keywords; the default termination is ``("n_eval", 5000)``
-        (MAX_FE of S004), and every pymoo termination works.
+        (MAX_FE of Yang et al. 2022), and every pymoo termination works.
 
     Attributes
     ----------
@@ -84,7 +86,7 @@ class BBPSOACJ(SwarmAlgorithm):
 
     Notes
     -----
-    Initial positions ``U[0, 1]^D`` [A]. One generation (spec §11.2):
+    Initial positions ``U[0, 1]^D`` [A]. One generation:
 
     1. **who jumps**: the particles whose stagnation counter ``s_i`` exceeds ``S`` (or, with
        ``trigger="prob"``, each with probability ``1 - exp(-s_i / S)``);
@@ -104,16 +106,19 @@ class BBPSOACJ(SwarmAlgorithm):
     draws (``"prob"`` only, shape (pop_size,)), the normal draws (pop_size, D), the keep
     coins (``"exploiting"`` only, (pop_size, D)). A mask with no coordinate above the
     threshold selects the particle's largest coordinate
-    (:func:`~pymoo_fs.algorithms.swarm.decode`, pymoo-fs's empty-subset rule); S004 scores
-    the empty subset 0 [A].
+    (:func:`~pymoo_fs.algorithms.swarm.decode`, pymoo-fs's empty-subset rule); Yang et al. (2022)
+    score the empty subset 0 [A].
 
     References
     ----------
     C. Qiu, "Bare bones particle swarm optimization with adaptive chaotic jump for feature
     selection in classification", Int. J. Computational Intelligence Systems 11(1):1-14,
     2018, doi:10.2991/ijcis.11.1.1. J. Kennedy, "Bare bones particle swarms", IEEE Swarm
-    Intelligence Symposium 2003, pp. 80-87, doi:10.1109/SIS.2003.1202251. As run in S004
-    (``004_c8e51dc2d20a9504``, Tab. 2).
+    Intelligence Symposium 2003, pp. 80-87, doi:10.1109/SIS.2003.1202251. As run in
+    J.-Q. Yang, C.-H. Chen, J.-Y. Li, D. Liu, T. Li, Z.-H. Zhan, "Compressed-encoding particle
+    swarm optimization with fuzzy learning for large-scale feature selection", Symmetry
+    14(6):1142, 2022, doi:10.3390/sym14061142.
+    Tab. 2.
 
     Examples
     --------

@@ -21,14 +21,15 @@ class BPSO(PSOCoefficients, SwarmAlgorithm):
     pop_size : int, default=30
         Swarm size.
     w : float or tuple (low, high), default=1.0
-        Inertia weight (1, the original BPSO without inertia; seed 004 Tab. 2).
+        Inertia weight (1, the original BPSO without inertia; Yang et al. 2022, Tab. 2).
     c1, c2 : float or tuple (low, high), default=2.0
-        Acceleration coefficients (Kennedy & Eberhart; seed 004's text; its table says 2.01).
+        Acceleration coefficients (Kennedy & Eberhart; Yang et al. 2022's text; its table says
+        2.01).
     vmax : float, default=6.0
-        Velocity limit (seed 004 Tab. 2: v in [-6, 6]).
+        Velocity limit (Yang et al. 2022, Tab. 2: v in [-6, 6]).
     pbest_rule : {"better_or_fewer", "better"}, default="better_or_fewer"
         Replace a personal best (and gbest) on better fitness, or equal fitness with fewer
-        features [A, spec §2.2]; ``"better"``: strictly better only.
+        features [A]; ``"better"``: strictly better only.
     fitness : {"objective", "accuracy"}, default="objective"
         Minimise the problem's objective or the inner-CV error alone.
     **kwargs
@@ -53,11 +54,11 @@ class BPSO(PSOCoefficients, SwarmAlgorithm):
 
     Notes
     -----
-    A move [Kennedy & Eberhart 1997; S002 Eq. 3; S004 Eq. 1-2]:
+    A move [Kennedy & Eberhart 1997; Butler-Yeoman et al. 2015, Eq. 3; Yang et al. 2022, Eq. 1-2]:
     ``v <- w v + c1 r1 (pbest - x) + c2 r2 (gbest - x)`` with ``r1, r2 ~ U(0, 1)`` per
     dimension, clamped to ``[-vmax, vmax]``; then ``x_d = 1`` iff ``r < sigmoid(v_d)``
     (:func:`~pymoo_fs.algorithms.swarm.sigmoid_bits`). Initial bits Bernoulli(0.5), initial
-    velocities ``U[-vmax, vmax]`` [A, spec §2.2]. A particle left with no bit set gets one
+    velocities ``U[-vmax, vmax]`` [A]. A particle left with no bit set gets one
     random bit (:func:`~pymoo_fs.problems.repair_empty`, pymoo-fs's empty-subset rule), kept
     in its position. The result is the gbest mask.
 
@@ -67,7 +68,13 @@ class BPSO(PSOCoefficients, SwarmAlgorithm):
     References
     ----------
     J. Kennedy, R. C. Eberhart, "A discrete binary version of the particle swarm algorithm",
-    IEEE SMC 1997, vol. 5, pp. 4104-4108, doi:10.1109/ICSMC.1997.637339.
+    IEEE SMC 1997, vol. 5, pp. 4104-4108, doi:10.1109/ICSMC.1997.637339. As configured in
+    T. Butler-Yeoman, B. Xue, M. Zhang, "Particle swarm optimisation for feature selection: a
+    size-controlled approach", AusDM 2015, Conferences in Research and Practice in
+    Information Technology 168.
+    J.-Q. Yang, C.-H. Chen, J.-Y. Li, D. Liu, T. Li, Z.-H. Zhan, "Compressed-encoding particle
+    swarm optimization with fuzzy learning for large-scale feature selection", Symmetry
+    14(6):1142, 2022, doi:10.3390/sym14061142.
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""BVDPSO: bi-velocity discrete PSO (Shen et al. 2014), a baseline of seed 004."""
+"""BVDPSO: bi-velocity discrete PSO (Shen et al. 2014), a baseline of Yang et al. (2022)."""
 
 import numpy as np
 
@@ -11,7 +11,7 @@ __all__ = ["BVDPSO", "bv_difference", "bv_position", "bv_velocity"]
 
 
 class BVDPSO(PSOCoefficients, SwarmAlgorithm):
-    """Bi-velocity discrete particle swarm optimisation for feature selection (spec §11.1).
+    """Bi-velocity discrete particle swarm optimisation for feature selection (Shen et al. 2014).
 
     A position is a bit string (bit ``d`` set = feature ``d`` selected). Each bit has two
     velocities in [0, 1]: ``v0_d``, the tendency of the bit to become 0, and ``v1_d``, its
@@ -22,27 +22,28 @@ class BVDPSO(PSOCoefficients, SwarmAlgorithm):
     Parameters
     ----------
     pop_size : int, default=20
-        Swarm size P [S004 Tab. 2].
+        Swarm size P [Yang et al. 2022, Tab. 2].
     w_max, w_min : float, default=0.9, 0.4
-        Inertia weight at the start and at the end of the run: S004 Tab. 2 gives the range
-        [0.4, 0.9]; its schedule, a linear decrease, is [A] (the BVDPSO code's ``GetWeight``).
+        Inertia weight at the start and at the end of the run: Yang et al. (2022, Tab. 2) gives the
+        range [0.4, 0.9]; its schedule, a linear decrease, is [A] (the BVDPSO code's ``GetWeight``).
         ``w_max = w_min`` keeps it constant.
     c1, c2 : float, default=2.0
-        Acceleration coefficients [S004 Tab. 2].
+        Acceleration coefficients [Yang et al. 2022, Tab. 2].
     alpha : float, default=0.5
-        Selection threshold alpha in [0, 1] [S004 Tab. 2], used when ``alpha_mode="fixed"``.
+        Selection threshold alpha in [0, 1] [Yang et al. 2022, Tab. 2], used when
+        ``alpha_mode="fixed"``.
     alpha_mode : {"fixed", "uniform"}, default="fixed"
-        A fixed ``alpha`` (S004), or ``alpha ~ U(0, 1)`` drawn afresh for every particle and
-        dimension at every move (the BVDPSO code) [A, spec §11.1 rule 7].
+        A fixed ``alpha`` (Yang et al. 2022), or ``alpha ~ U(0, 1)`` drawn afresh for every particle
+        and dimension at every move (the BVDPSO code) [A].
     pbest_rule : {"better_or_fewer", "better"}, default="better_or_fewer"
         Personal- and global-best replacement: better fitness, or equal with fewer features
-        (seed 004's rule for every method, spec §11.0.1); ``"better"``: strictly better only
+        (the rule of Yang et al. 2022, §4.2, for every method); ``"better"``: strictly better only
         (the BVDPSO code). A FIT-E problem orders by size on ties whatever this says.
     fitness : {"objective", "accuracy"}, default="objective"
         Compare by the problem's objective or by the inner-CV score alone.
     **kwargs
         pymoo's ``Algorithm`` keywords; the default termination is ``("n_eval", 5000)``
-        (MAX_FE of S004), and every pymoo termination works.
+        (MAX_FE of Yang et al. 2022), and every pymoo termination works.
 
     Attributes
     ----------
@@ -65,7 +66,7 @@ class BVDPSO(PSOCoefficients, SwarmAlgorithm):
 
     Notes
     -----
-    The operators (spec §11.1, [P] the public BVDPSO code ``BVDPSO_IXP.m``):
+    The operators ([P] the public BVDPSO code ``BVDPSO_IXP.m``):
 
     1. **initialisation**: bits Bernoulli(0.5), both velocities ``U[0, 1]``;
     2. **position minus position** (:func:`bv_difference`): per bit, ``y_d = x_d`` gives
@@ -87,9 +88,9 @@ class BVDPSO(PSOCoefficients, SwarmAlgorithm):
     ``alpha`` (``"uniform"`` only) and the coins, each of shape (pop_size, D).
 
     **Departures.** The original paper (multicast routing) was not reachable; the operators
-    are the public code's, its FS use is S004's. A bit string left empty gets one random bit
-    (:func:`~pymoo_fs.problems.repair_empty`, pymoo-fs's empty-subset rule), kept in the
-    position; S004 scores the empty subset 0 [A].
+    are the public code's, its FS use is Yang et al.'s (2022). A bit string left empty gets one
+    random bit (:func:`~pymoo_fs.problems.repair_empty`, pymoo-fs's empty-subset rule), kept in the
+    position; Yang et al. (2022) score the empty subset 0 [A].
 
     References
     ----------
@@ -97,7 +98,11 @@ class BVDPSO(PSOCoefficients, SwarmAlgorithm):
     particle swarm optimization and its application to multicast routing problem in
     communication networks", IEEE Trans. Industrial Electronics 61(12):7141-7151, 2014,
     doi:10.1109/TIE.2014.2314075. Operators after the public code GitHub ``xsddys/CMDPSO``
-    (``BVDPSO_IXP.m``). As run in S004 (``004_c8e51dc2d20a9504``, Tab. 2).
+    (``BVDPSO_IXP.m``). As run in
+    J.-Q. Yang, C.-H. Chen, J.-Y. Li, D. Liu, T. Li, Z.-H. Zhan, "Compressed-encoding particle
+    swarm optimization with fuzzy learning for large-scale feature selection", Symmetry
+    14(6):1142, 2022, doi:10.3390/sym14061142.
+    Tab. 2.
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""CEPSO-FL: compressed-encoding PSO with fuzzy learning (seed 004)."""
+"""CEPSO-FL: compressed-encoding PSO with fuzzy learning (Yang et al. 2022)."""
 
 import numpy as np
 
@@ -19,7 +19,9 @@ _BREAKS = (0.80, 0.85, 0.97, 0.98)
 
 
 class CEPSOFL(PSOCoefficients, SwarmAlgorithm):
-    """Compressed-encoding PSO with fuzzy learning for feature selection (CEPSO-FL, seed 004).
+    """Compressed-encoding PSO with fuzzy learning for feature selection (CEPSO-FL).
+
+    Yang et al. (2022).
 
     The features are ranked by symmetric uncertainty with the class and grouped ``b = log2 N``
     at a time; a particle is a vector of ``D' = ceil(D / b)`` base-``N`` digits, each digit the
@@ -31,29 +33,29 @@ class CEPSOFL(PSOCoefficients, SwarmAlgorithm):
     Parameters
     ----------
     pop_size : int, default=20
-        Swarm size P [S004 Tab. 2].
+        Swarm size P [Yang et al. 2022, Tab. 2].
     n_base : int, default=8
-        N, a power of two from 2 to 256 (S004: 8; Tab. 6 also runs 2 and 32). ``b = log2 N``
-        features per digit.
+        N, a power of two from 2 to 256 (Yang et al. 2022: 8; Tab. 6 also runs 2 and 32).
+        ``b = log2 N`` features per digit.
     w : tuple (low, high) or float, default=(0.4, 0.7)
-        Inertia weight, drawn ``U[low, high]`` [S004 §3.3].
+        Inertia weight, drawn ``U[low, high]`` [Yang et al. 2022, §3.3].
     c1, c2 : float, default=1.0
-        Acceleration coefficients [S004 Tab. 2].
+        Acceleration coefficients [Yang et al. 2022, Tab. 2].
     p_move : float, default=0.1
         Probability of Eq. 8's random move ``x + v`` (else the learning source's digit).
     archive_size : int, default=100
-        Capacity of the archive of eliminated personal bests [S004 Tab. 2].
+        Capacity of the archive of eliminated personal bests [Yang et al. 2022, Tab. 2].
     ranking : {"su", "index"}, default="su"
         Order of the features in the encoding: relevance with the class, descending
         (``problem.symmetric_uncertainty(discretization)``), or the original order.
     discretization : {"mdl", "equal_width", "equal_frequency", "mutual_info"}, default="mdl"
-        The relevance measure of the ranking (S004 names SU and no discretisation [A]): SU
-        after MDL bins (spec §1.4), after 10 equal-width or equal-frequency bins, or
-        scikit-learn's mutual information without discretisation
+        The relevance measure of the ranking (Yang et al. 2022 name SU and no discretisation [A]):
+        SU after Fayyad & Irani's MDL bins (as Weka's ``Discretize``), after 10 equal-width or
+        equal-frequency bins, or scikit-learn's mutual information without discretisation
         (:func:`pymoo_fs.relevance.relevance_measure`).
     hysteresis : bool, default=True
         In a transition zone of the memberships, a particle in the lower state stays there
-        [A, spec §6]; False: the larger membership decides.
+        [A]; False: the larger membership decides.
     tie_state : {"higher", "lower"}, default="higher"
         The state taken on equal memberships in a transition zone [A].
     initial_state : {1, 2, 3}, default=1
@@ -68,15 +70,16 @@ class CEPSOFL(PSOCoefficients, SwarmAlgorithm):
         Eq. 7's "round" to the nearest integer, halves up [A], or numpy's halves to even.
     archive_content : {"eliminated", "new"}, default="eliminated"
         What a personal-best replacement stores in the archive: the eliminated personal best
-        [A, spec §6] or the new one (the other reading of S004's "the pbest is stored").
+        [A] or the new one (the other reading of "the pbest is stored" in Yang et al. 2022,
+        §3.4).
     pbest_rule : {"better_or_fewer", "better"}, default="better_or_fewer"
         Personal- and global-best replacement: better fitness, or equal with fewer features
-        (seed 004's rule, also what a FIT-E problem imposes whatever this says).
+        (Yang et al. 2022's rule, also what a FIT-E problem imposes whatever this says).
     fitness : {"objective", "accuracy"}, default="objective"
         Compare by the problem's objective or by the inner-CV score alone.
     **kwargs
         pymoo's ``Algorithm`` keywords; the default termination is ``("n_eval", 5000)``
-        (MAX_FE of S004), and every pymoo termination works.
+        (MAX_FE of Yang et al. 2022), and every pymoo termination works.
 
     Attributes
     ----------
@@ -107,14 +110,14 @@ class CEPSOFL(PSOCoefficients, SwarmAlgorithm):
 
     Notes
     -----
-    **Encoding** [S004 §3.1, Alg. 2] (:func:`unpack_digits`, :func:`pack_bits`). The ``b``
-    bits of the last digit beyond ``D`` (padding) are drawn at random and ignored when
+    **Encoding** [Yang et al. 2022, §3.1, Alg. 2] (:func:`unpack_digits`, :func:`pack_bits`). The
+    ``b`` bits of the last digit beyond ``D`` (padding) are drawn at random and ignored when
     decoding [A]; they take part in Hamming distances like any bit.
 
     **Initialisation.** ``x_d ~ U{0..N-1}``, ``v_d ~ U{0..b}`` [A], personal bests = the
     positions, states ``initial_state``, empty archive.
 
-    **One iteration** [S004 Alg. 1]:
+    **One iteration** [Yang et al. 2022, Alg. 1]:
 
     1. fuzzy learning [§3.3, Eq. 9-12]: ``F_i`` = current fitness / personal-best fitness
        (fitness = ``1 - f``, with ``f`` what the algorithm minimises: the accuracy under
@@ -140,8 +143,10 @@ class CEPSOFL(PSOCoefficients, SwarmAlgorithm):
 
     References
     ----------
-    S004 (``004_c8e51dc2d20a9504``): compressed-encoding particle swarm optimisation with fuzzy
-    learning for large-scale feature selection, §3, Alg. 1-2, Eq. 4-12, Tab. 2.
+    J.-Q. Yang, C.-H. Chen, J.-Y. Li, D. Liu, T. Li, Z.-H. Zhan, "Compressed-encoding particle
+    swarm optimization with fuzzy learning for large-scale feature selection", Symmetry
+    14(6):1142, 2022, doi:10.3390/sym14061142.
+    §3, Alg. 1-2, Eq. 4-12, Tab. 2.
 
     Examples
     --------
@@ -327,7 +332,7 @@ def pack_bits(bits, b):
 
 
 def hamming_table(n_base):
-    """S004 Alg. 2's table ``H[a, c] = popcount(a xor c)``, shape (N, N), int64."""
+    """Hamming table ``H[a, c] = popcount(a xor c)``, shape (N, N), int64 (Yang 2022, Alg. 2)."""
     a = np.arange(n_base, dtype=np.int64)
     x = a[:, None] ^ a[None, :]
     return sum((x >> j) & 1 for j in range(max(int(n_base - 1).bit_length(), 1)))
@@ -436,7 +441,7 @@ def memberships(ratio):
 
 
 def fuzzy_states(ratio, previous, hysteresis=True, tie_state="higher"):
-    """The learning state of each particle from its fitness ratio [S004 §3.3].
+    """The learning state of each particle from its fitness ratio [Yang et al. 2022, §3.3].
 
     Parameters
     ----------
@@ -488,7 +493,7 @@ def archive_insert(archive, items, capacity, random_state):
     capacity : int
     random_state : numpy.random.Generator
         One ``integers(0, capacity)`` draw per insertion into a full archive (the member
-        deleted before the insertion [S004 §3.4]).
+        deleted before the insertion [Yang et al. 2022, §3.4]).
 
     Returns
     -------

@@ -1,4 +1,4 @@
-"""FSIPSO: the forward-search-inspired particle swarm of seed 000."""
+"""FSIPSO: the forward-search-inspired particle swarm of Li et al. (2021)."""
 
 import math
 
@@ -23,22 +23,23 @@ class FSIPSO(ParticleSwarm):
     Parameters
     ----------
     pop_size : int, default=30
-        Swarm size S [S000 §IV-C].
+        Swarm size S [Li et al. 2021, §IV-C].
     n_phases : int, default=5
-        Number of sub-spaces and evolutionary phases M [S000 §IV-C].
+        Number of sub-spaces and evolutionary phases M [Li et al. 2021, §IV-C].
     w : float or tuple (low, high), default=0.7298
-        Inertia weight [S000 §IV-C].
+        Inertia weight [Li et al. 2021, §IV-C].
     c1, c2 : float or tuple (low, high), default=1.49618
-        Acceleration coefficients [S000 §IV-C].
+        Acceleration coefficients [Li et al. 2021, §IV-C].
     vmax : float, default=0.6
         Velocity limit [P: FSIPSO-code ``RunFSIPSO``: ``vThred = 0.6``; not in the paper].
     threshold : float, default=0.6
-        Selection threshold eta: feature ``d`` is selected iff ``x_d > eta`` [S000 §III-A].
+        Selection threshold eta: feature ``d`` is selected iff ``x_d > eta`` [Li et al. 2021,
+        §III-A].
     phase_change : {"code", "paper"}, default="code"
         ``"code"``: a phase change is a generation of its own: the new sub-space is
         re-initialised, the swarm is evaluated and personal bests and gbest are updated, with
         no PSO move [P: FSIPSO-code ``SubCPSO2.reInitilization``]. ``"paper"``: the move
-        follows the re-initialisation in the same generation [S000 Alg. 1]. [A] default.
+        follows the re-initialisation in the same generation [Li et al. 2021, Alg. 1]. [A] default.
     mutation : bool, default=True
         Apply the mutation of Eq. 6-7; False gives the paper's variant without it.
     pbest_rule : {"better", "better_or_fewer"}, default="better"
@@ -72,7 +73,7 @@ class FSIPSO(ParticleSwarm):
 
     Notes
     -----
-    Steps in the paper's order [S000 Alg. 1]:
+    Steps in the paper's order [Li et al. 2021, Alg. 1]:
 
     1. **Ranking** (§III-B): every single-feature subset ``{f}`` is evaluated and the features
        are sorted by its fitness, best first; equal values keep the order of the authors'
@@ -188,7 +189,7 @@ class FSIPSO(ParticleSwarm):
 
 
 def subspaces(ranking, n_phases):
-    """Seed 000's sub-spaces: consecutive blocks of the ranked features (Eq. 4).
+    """Li et al.'s (2021) sub-spaces: consecutive blocks of the ranked features (Eq. 4).
 
     Parameters
     ----------

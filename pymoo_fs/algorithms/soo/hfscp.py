@@ -1,5 +1,5 @@
 """HFS-C-P: hybrid feature selection by correlation-guided clustering and PSO (Song et al. 2022),
-a baseline of seed 004."""
+a baseline of Yang et al. (2022)."""
 
 import math
 
@@ -29,12 +29,12 @@ class HFSCP(SwarmAlgorithm):
     Parameters
     ----------
     pop_size : int, default=20
-        Swarm size P [S004 Tab. 2].
+        Swarm size P [Yang et al. 2022, Tab. 2].
     discretization : {"mdl", "equal_width", "equal_frequency"}, default="mdl"
         The bins SU is computed on (``problem.symmetric_uncertainty(discretization)``): the
-        paper does not say; MDL as spec §1.4 [A], or 10 equal-width or equal-frequency bins.
-        Mutual information without bins is not offered: phase 2 compares SU between features
-        with SU with the class.
+        paper does not say; Fayyad & Irani's MDL, as Weka's SU [A], or 10 equal-width or
+        equal-frequency bins. Mutual information without bins is not offered: phase 2 compares SU
+        between features with SU with the class.
     log : {"ln", "log2"}, default="ln"
         The logarithm in ``rho0`` and ``rho1`` [A]: natural, or base 2 (the third-party
         Python code).
@@ -45,12 +45,12 @@ class HFSCP(SwarmAlgorithm):
         as it was.
     pbest_rule : {"better_or_fewer", "better"}, default="better_or_fewer"
         Personal- and global-best replacement: the paper's "higher fitness, or equal with
-        fewer features", seed 004's rule too (spec §11.0.1).
+        fewer features", Yang et al.'s (2022, §4.2) rule too.
     fitness : {"objective", "accuracy"}, default="objective"
         Compare by the problem's objective or by the inner-CV score alone.
     **kwargs
         pymoo's ``Algorithm`` keywords; the default termination is ``("n_eval", 5000)``
-        (``FE_max`` of the paper and of S004), and every pymoo termination works.
+        (``FE_max`` of the paper and of Yang et al. 2022), and every pymoo termination works.
 
     Attributes
     ----------
@@ -111,16 +111,20 @@ class HFSCP(SwarmAlgorithm):
     mutation coins, the redraws, each of shape (pop_size, M); then the empty repair.
 
     **Departures.** A position that selects nothing gets one uniformly drawn member of a
-    uniformly drawn cluster (pymoo-fs's empty-subset rule), kept in the position; S004 scores
-    the empty subset 0 [A]. The paper's fitness (SVM accuracy, 10-fold CV) is the problem's
-    here (FIT-E in the S004 study).
+    uniformly drawn cluster (pymoo-fs's empty-subset rule), kept in the position; Yang et al. (2022)
+    score the empty subset 0 [A]. The paper's fitness (SVM accuracy, 10-fold CV) is the problem's
+    here (FIT-E under the preset S004, Yang et al.'s protocol).
 
     References
     ----------
     X.-F. Song, Y. Zhang, D.-W. Gong, X.-Z. Gao, "A fast hybrid feature selection based on
     correlation-guided clustering and particle swarm optimization for high-dimensional
     data", IEEE Trans. Cybernetics 52(9):9573-9586, 2022, doi:10.1109/TCYB.2021.3061152. As
-    run in S004 (``004_c8e51dc2d20a9504``, Tab. 2).
+    run in
+    J.-Q. Yang, C.-H. Chen, J.-Y. Li, D. Liu, T. Li, Z.-H. Zhan, "Compressed-encoding particle
+    swarm optimization with fuzzy learning for large-scale feature selection", Symmetry
+    14(6):1142, 2022, doi:10.3390/sym14061142.
+    Tab. 2.
 
     Examples
     --------

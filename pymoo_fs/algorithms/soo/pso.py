@@ -17,21 +17,21 @@ class PSO(ParticleSwarm):
     Parameters
     ----------
     pop_size : int, default=30
-        Number of particles [S000 §IV-C].
+        Number of particles [Li et al. 2021, §IV-C].
     w : float or tuple (low, high), default=0.7298
-        Inertia weight; a tuple draws ``w ~ U[low, high]`` per particle and move [S000].
+        Inertia weight; a tuple draws ``w ~ U[low, high]`` per particle and move [Li et al. 2021].
     c1, c2 : float or tuple (low, high), default=1.49618
-        Acceleration coefficients [S000].
+        Acceleration coefficients [Li et al. 2021].
     vmax : float, default=0.6
-        Velocity limit; seed 000 does not state it, 0.6 is the value its authors' FSIPSO code
+        Velocity limit; Li et al. (2021) do not state it, 0.6 is the value its authors' FSIPSO code
         uses [A].
     threshold : float, default=0.6
-        Selection threshold theta [S000 §II-B].
+        Selection threshold theta [Li et al. 2021, §II-B].
     inclusive_threshold : bool, default=False
         Select iff ``x_d >= threshold`` (AMSO authors' code) instead of ``>``.
     pbest_rule : {"better", "better_or_fewer"}, default="better"
         Replace a personal best (and the global best) when the new fitness is strictly better
-        (the seed-000 authors' code), or also when equal with fewer features (the AMSO code).
+        (the FSIPSO authors' code), or also when equal with fewer features (the AMSO code).
     initial_velocity : {"zero", "uniform"}, default="zero"
         Initial velocities 0 (FSIPSO code) or ``U[-vmax, vmax]`` (AMSO code).
     **kwargs
@@ -62,7 +62,7 @@ class PSO(ParticleSwarm):
 
     Notes
     -----
-    Update [S000 Eq. 1-2]: ``v <- w v + c1 r1 (pbest - x) + c2 r2 (gbest - x)`` with
+    Update [Li et al. 2021, Eq. 1-2]: ``v <- w v + c1 r1 (pbest - x) + c2 r2 (gbest - x)`` with
     ``r1, r2 ~ U(0, 1)`` drawn per dimension [P: FSIPSO-code, AMSO-code], ``v`` clamped to
     ``[-vmax, vmax]``, then ``x <- x + v`` clamped to ``[0, 1]``. Topology: fully connected.
     Initial positions ``U[0, 1]^D``. A particle with no coordinate above the threshold selects

@@ -14,29 +14,29 @@ class PSO42(PSO):
     The canonical continuous PSO of :class:`~pymoo_fs.algorithms.PSO` with the paper's
     initialisation strategy 4 (*mixed*: most particles start with small subsets, the rest
     with large ones) and updating mechanism 2 (a personal or global best is also replaced by
-    an equally good position with fewer features). Seed 000 runs it on accuracy alone.
+    an equally good position with fewer features). Li et al. (2021) run it on accuracy alone.
 
     Parameters
     ----------
     pop_size : int, default=30
-        Swarm size [S000 §IV-C].
+        Swarm size [Li et al. 2021, §IV-C].
     w : float or tuple (low, high), default=0.7298
-        Inertia weight [S000 §IV-C].
+        Inertia weight [Li et al. 2021, §IV-C].
     c1, c2 : float or tuple (low, high), default=1.49618
-        Acceleration coefficients [S000 §IV-C].
+        Acceleration coefficients [Li et al. 2021, §IV-C].
     vmax : float, default=4.0
-        Velocity limit: the default of the S000 authors' ``CPSO`` class, which also draws the
-        initial velocities from ``U[-vmax, vmax]`` [P: FSIPSO-code ``CPSO``]. Which value the
-        seed's runs used is not stated [A]; 0.6 is the value its FSIPSO runs use.
+        Velocity limit: the default of ``CPSO`` class in the FSIPSO code of Li et al. (2021), which
+        also draws the initial velocities from ``U[-vmax, vmax]`` [P: FSIPSO-code ``CPSO``]. Which
+        value the paper's runs used is not stated [A]; 0.6 is the value its FSIPSO runs use.
     threshold : float, default=0.6
-        Selection threshold theta [S000 §IV-C].
+        Selection threshold theta [Li et al. 2021, §IV-C].
     initial_velocity : {"uniform", "zero"}, default="uniform"
         ``U[-vmax, vmax]`` [P: FSIPSO-code ``CPSO.newInitialization``] or 0.
     pbest_rule : {"better_or_fewer", "better"}, default="better_or_fewer"
         Updating mechanism 2 [P: FSIPSO-code ``CPSO.run``; PSO42-py]; ``"better"`` is the
         standard rule.
     fitness : {"accuracy", "objective"}, default="accuracy"
-        Seed 000 gives PSO(4-2) the inner-CV accuracy alone (FIT-A') [S000 §IV-B].
+        The paper gives PSO(4-2) the inner-CV accuracy alone (FIT-A') [Li et al. 2021, §IV-B].
     **kwargs
         pymoo's ``Algorithm`` keywords; any other keyword raises ``TypeError``.
 
@@ -55,7 +55,7 @@ class PSO42(PSO):
 
     Notes
     -----
-    **Mixed initialisation** (:func:`mixed_initialisation`) [S003 related work; P:
+    **Mixed initialisation** (:func:`mixed_initialisation`) [Nguyen et al. 2016, related work; P:
     FSIPSO-code ``CPSO.newInitialization``]: the first ``pop_size - pop_size // 3``
     particles select each feature with probability 0.1; the last ``pop_size // 3`` select
     ``k ~ U{floor(D / 2), ..., D}`` features at random. A selected coordinate is drawn from
@@ -72,7 +72,10 @@ class PSO42(PSO):
     B. Xue, M. Zhang, W. N. Browne, "Particle swarm optimisation for feature selection in
     classification: novel initialisation and updating mechanisms", Applied Soft Computing
     18:261-276, 2014, doi:10.1016/j.asoc.2013.09.018. As configured in A.-D. Li, B. Xue,
-    M. Zhang, IEEE CEC 2021, doi:10.1109/CEC45853.2021.9504949.
+    M. Zhang, IEEE CEC 2021, doi:10.1109/CEC45853.2021.9504949. Described in
+    H. B. Nguyen, B. Xue, I. Liu, P. Andreae, M. Zhang, "New mechanism for archive maintenance
+    in PSO-based multi-objective feature selection", Soft Computing 20:3927-3946, 2016,
+    doi:10.1007/s00500-016-2128-8.
 
     Examples
     --------

@@ -18,17 +18,17 @@ class SBPSO(SwarmAlgorithm):
     Parameters
     ----------
     pop_size : int, default=30
-        Swarm size [S000 §IV-C].
+        Swarm size [Li et al. 2021, §IV-C].
     i_m, i_p, i_g : float, default=(0.25, 0.25, 0.5)
         Weights of momentum (lost stickiness), personal best and gbest in the flip
-        probability [S000 §IV-C].
+        probability [Li et al. 2021, §IV-C].
     stickiness_steps : int, default=50
-        L: stickiness falls from 1 to 0 in L moves without a flip [S000 §IV-C].
+        L: stickiness falls from 1 to 0 in L moves without a flip [Li et al. 2021, §IV-C].
     pbest_rule : {"better", "better_or_fewer"}, default="better"
-        Strictly better fitness [A, spec §9.3] (the authors' ISBPSO code also takes an equal
+        Strictly better fitness [A] (the authors' ISBPSO code also takes an equal
         fitness with fewer features).
     fitness : {"objective", "accuracy"}, default="objective"
-        Seed 000 gives SBPSO its weighted fitness FIT-A [S000 §IV-B].
+        Li et al. (2021) give SBPSO its weighted fitness FIT-A [Li et al. 2021, §IV-B].
     **kwargs
         pymoo's ``Algorithm`` keywords; any other keyword raises ``TypeError``.
 
@@ -51,7 +51,7 @@ class SBPSO(SwarmAlgorithm):
 
     Notes
     -----
-    A move, per bit [P: ISBPSO-code ``Maskbpso.run``, by the seed-000 authors]:
+    A move, per bit [P: ISBPSO-code ``Maskbpso.run``, by the FSIPSO authors]:
 
     1. ``p_d = i_m (1 - stk_d) + i_p |pbest_d - x_d| + i_g |gbest_d - x_d|``
        (:func:`flip_probability`);

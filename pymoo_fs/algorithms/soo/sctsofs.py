@@ -1,4 +1,4 @@
-"""SCTSOFS: seed 002's size-controlled PSO guided by a target size found by SRTSO."""
+"""SCTSOFS: size-controlled PSO guided by SRTSO's target size (Butler-Yeoman et al. 2015)."""
 
 import numpy as np
 from pymoo.core.population import Population
@@ -23,37 +23,39 @@ class SCTSOFS(ParticleSwarm):
     Parameters
     ----------
     pop_size : int, default=10
-        Number of particles [S002 §4].
+        Number of particles [Butler-Yeoman et al. 2015, §4].
     w : float or tuple (low, high), default=0.7298
-        Inertia weight [S002 §4].
+        Inertia weight [Butler-Yeoman et al. 2015, §4].
     c1, c2 : float or tuple (low, high), default=1.49618
-        Acceleration coefficients [S002 §4].
+        Acceleration coefficients [Butler-Yeoman et al. 2015, §4].
     c3 : float, optional
-        The size term's coefficient; default ``c1`` [S002 §4: ``c3 = c1``].
+        The size term's coefficient; default ``c1`` [Butler-Yeoman et al. 2015, §4: ``c3 = c1``].
     vmax : float, default=6.0
-        Velocity limit [S002 §4].
+        Velocity limit [Butler-Yeoman et al. 2015, §4].
     threshold : float, default=0.6
-        Selection threshold of the continuous form [A: the authors' group's value, spec §2.1].
+        Selection threshold of the continuous form [A: 0.6, the value of the same group's
+        papers, e.g. Li et al. 2021, §IV-C].
     size_term : {"literal", "centred"}, default="literal"
-        ``"literal"``: ``c3 r3 s(T - |x|)`` as printed [S002 Eq. 4], never negative;
-        ``"centred"``: ``c3 r3 (2 s(T - |x|) - 1)``, which also pushes large subsets down
-        [A, spec §5.2]. See :func:`~pymoo_fs.algorithms.swarm.size_term`.
+        ``"literal"``: ``c3 r3 s(T - |x|)`` as printed [Butler-Yeoman et al. 2015, Eq. 4], never
+        negative; ``"centred"``: ``c3 r3 (2 s(T - |x|) - 1)``, which also pushes large subsets down
+        [A]. See :func:`~pymoo_fs.algorithms.swarm.size_term`.
     binary : bool, default=False
-        ``False``: continuous positions in ``[0, 1]^D``, ``x <- x + v`` [S002 Alg. 1, Eq. 1],
-        selected above ``threshold``. ``True``: bit positions set with probability
-        ``sigmoid(v)`` [S002 Eq. 3, binary PSO].
+        ``False``: continuous positions in ``[0, 1]^D``, ``x <- x + v`` [Butler-Yeoman et al. 2015,
+        Alg. 1, Eq. 1], selected above ``threshold``. ``True``: bit positions set with probability
+        ``sigmoid(v)`` [Butler-Yeoman et al. 2015, Eq. 3, binary PSO].
     target_size : int, optional
         ``T`` given: SRTSO is skipped. Default None: SRTSO finds it.
     srtso_iterations, srtso_sizes, srtso_subsets : int, default=(2, 30, 10)
-        SRTSO's ``I``, ``N``, ``s`` [S002 §4].
+        SRTSO's ``I``, ``N``, ``s`` [Butler-Yeoman et al. 2015, §4].
     srtso_range : float, default=0.3
-        SRTSO's ``R`` [S002 §4].
+        SRTSO's ``R`` [Butler-Yeoman et al. 2015, §4].
     srtso_tolerance : float, default=0.01
-        SRTSO's ``toleranceAcc``, absolute on the fitness scale [S002 §4; scale A].
+        SRTSO's ``toleranceAcc``, absolute on the fitness scale [Butler-Yeoman et al. 2015, §4;
+        scale A].
     pbest_rule : {"better", "better_or_fewer"}, default="better"
-        Strictly better fitness [A, spec §5.2].
+        Strictly better fitness [A].
     initial_velocity : {"uniform", "zero"}, default="uniform"
-        ``U[-vmax, vmax]`` [A, spec §5.2].
+        ``U[-vmax, vmax]`` [A].
     fitness : {"objective", "accuracy"}, default="objective"
         Compare by the problem's objective, or by ``1 - score`` alone.
     **kwargs
@@ -82,7 +84,7 @@ class SCTSOFS(ParticleSwarm):
 
     Notes
     -----
-    Steps [S002 Alg. 1, Alg. 2, Eq. 4]:
+    Steps [Butler-Yeoman et al. 2015, Alg. 1, Alg. 2, Eq. 4]:
 
     1. SRTSO (first ask, before the initial swarm): at most ``I N s`` random subsets (600 with
        the paper's values) evaluated through pymoo's evaluator, in one call per SRTSO
@@ -99,13 +101,13 @@ class SCTSOFS(ParticleSwarm):
        :func:`~pymoo_fs.problems.repair_empty`).
     4. pbest and gbest on strictly better fitness; the result is gbest.
 
-    **The literal size term cannot shrink a large subset** (spec §5.2): ``s(T - |x|)`` is in
-    (0, 1), so the term only ever adds to the velocity; it fades to 0 once ``|x| > T``. The
-    ``"centred"`` switch is our repair, not the paper's.
+    **The literal size term cannot shrink a large subset** (Butler-Yeoman et al. 2015, Eq. 4, read
+    literally): ``s(T - |x|)`` is in (0, 1), so the term only ever adds to the velocity; it fades to
+    0 once ``|x| > T``. The ``"centred"`` switch is our repair, not the paper's.
 
-    **Budget (seed 002's inconsistency, not hidden).** The paper says PSO (30 particles x 50
-    iterations = 1,500 evaluations, plus the initial swarm) and SCTSOFS (10 particles x 30
-    iterations = 300, plus SRTSO's at most 600) make the same number of evaluations; with the
+    **Budget (Butler-Yeoman et al. 2015's inconsistency, not hidden).** The paper says PSO (30
+    particles x 50 iterations = 1,500 evaluations, plus the initial swarm) and SCTSOFS (10 particles
+    x 30 iterations = 300, plus SRTSO's at most 600) make the same number of evaluations; with the
     stated values they do not (about 1,530 against at most 910). ``n_eval`` counts every
     evaluation, SRTSO's included (``n_eval_srtso_``); with ``("n_gen", G)`` the swarm runs
     ``G`` generations (the first is the initial swarm) after SRTSO, so ``("n_gen", 31)``
@@ -117,6 +119,9 @@ class SCTSOFS(ParticleSwarm):
     ----------
     T. Butler-Yeoman, B. Xue, M. Zhang, "Particle swarm optimisation for feature selection: a
     size-controlled approach", AusDM 2015, CRPIT 168, §3, Algorithms 1-2, Eq. 4, §4.
+    A.-D. Li, B. Xue, M. Zhang, "A forward search inspired particle swarm optimization
+    algorithm for feature selection in classification", IEEE CEC 2021, pp. 786-793,
+    doi:10.1109/CEC45853.2021.9504949.
 
     Examples
     --------

@@ -182,7 +182,7 @@ class SFS(SequentialSelection):
     Parameters
     ----------
     fitness : {"accuracy", "objective"}, default="accuracy"
-        The merit: inner-CV score alone (Weka's wrapper, seed 000's SFS) or the problem's
+        The merit: inner-CV score alone (Weka's wrapper, Li et al. 2021's SFS) or the problem's
         objective.
     **kwargs
         pymoo's ``Algorithm`` keywords.
@@ -216,7 +216,7 @@ class SBS(SequentialSelection):
     Parameters
     ----------
     fitness : {"accuracy", "objective"}, default="accuracy"
-        The merit: inner-CV score alone (Weka's wrapper, seed 000's SBS) or the problem's
+        The merit: inner-CV score alone (Weka's wrapper, Li et al. 2021's SBS) or the problem's
         objective.
     **kwargs
         pymoo's ``Algorithm`` keywords.

@@ -1,4 +1,4 @@
-"""SRTSO: seed 002's sequential random target size optimisation.
+"""SRTSO: Butler-Yeoman et al.'s (2015) sequential random target size optimisation.
 
 :class:`TargetSizeSearch` holds the search (candidate sizes, random subsets, the memory of the
 best score per size, the range narrowing and the stopping rule) without evaluating anything;
@@ -21,7 +21,9 @@ _TIE = 1e-12
 
 
 class TargetSizeSearch:
-    """The state of one SRTSO search over subset sizes ``1 .. n_features`` [S002 Alg. 2].
+    """The state of one SRTSO search over subset sizes ``1 .. n_features``.
+
+    [Butler-Yeoman et al. 2015, Alg. 2].
 
     Parameters
     ----------
@@ -71,7 +73,7 @@ class TargetSizeSearch:
 
     Notes
     -----
-    One iteration ``i`` [S002 Alg. 2, lines 7-19]:
+    One iteration ``i`` [Butler-Yeoman et al. 2015, Alg. 2, lines 7-19]:
 
     1. draw ``N`` sizes uniformly in the range, with replacement [A];
     2. per size ``n``, ``s`` subsets of exactly ``n`` distinct features, uniformly at random;
@@ -207,7 +209,9 @@ def _round_half_up(x):
 
 
 class SRTSO(FeatureSelectionAlgorithm):
-    """Sequential random target size optimisation, run on its own [S002 §3.2, Alg. 2].
+    """Sequential random target size optimisation, run on its own.
+
+    [Butler-Yeoman et al. 2015, §3.2, Alg. 2].
 
     Finds a target size ``T``: the smallest subset size whose random subsets reach, within a
     tolerance, the best accuracy that random subsets of any size reached. Each generation is one
@@ -217,19 +221,19 @@ class SRTSO(FeatureSelectionAlgorithm):
     Parameters
     ----------
     max_iterations : int, default=2
-        ``I`` [S002 §4].
+        ``I`` [Butler-Yeoman et al. 2015, §4].
     n_sizes : int, default=30
-        ``N``, candidate sizes per iteration [S002 §4].
+        ``N``, candidate sizes per iteration [Butler-Yeoman et al. 2015, §4].
     n_subsets : int, default=10
-        ``s``, random subsets per size [S002 §4].
+        ``s``, random subsets per size [Butler-Yeoman et al. 2015, §4].
     range_ratio : float, default=0.3
-        ``R`` in (0, 1] [S002 §4].
+        ``R`` in (0, 1] [Butler-Yeoman et al. 2015, §4].
     tolerance : float, default=0.01
-        ``toleranceAcc``, absolute on the fitness scale [S002 §4; scale A].
+        ``toleranceAcc``, absolute on the fitness scale [Butler-Yeoman et al. 2015, §4; scale A].
     fitness : {"objective", "accuracy"}, default="objective"
         Compare subsets by the problem's objective or by ``1 - score`` (the inner-CV accuracy
-        alone). With seed 002's problem (``WeightedFeatureSelection``, ``alpha=1``, FIT-C) both
-        are ``1 - accuracy``.
+        alone). With Butler-Yeoman et al.'s (2015) problem (``WeightedFeatureSelection``,
+        ``alpha=1``, FIT-C) both are ``1 - accuracy``.
     **kwargs
         pymoo's ``Algorithm`` keywords; any other keyword raises ``TypeError``.
 
@@ -258,8 +262,8 @@ class SRTSO(FeatureSelectionAlgorithm):
     ``res.F``) is the best subset of size ``T``; an ``("n_eval", N)`` budget cuts the last
     iteration and stops the search.
 
-    A complete feature-selection algorithm on its own (seed 002 runs it as SCTSOFS's first
-    phase, :class:`~pymoo_fs.algorithms.SCTSOFS`), registered as ``"SRTSO"``: it has no
+    A complete feature-selection algorithm on its own (Butler-Yeoman et al. 2015 run it as SCTSOFS's
+    first phase, :class:`~pymoo_fs.algorithms.SCTSOFS`), registered as ``"SRTSO"``: it has no
     population (``make_algorithm("SRTSO", pop_size=...)`` does not pass ``pop_size``), and it
     ends by itself after at most ``max_iterations`` generations, usually before a study's
     generation budget.
