@@ -2,7 +2,7 @@
 
 scikit-learn's :class:`~sklearn.model_selection.StratifiedKFold` refuses ``n_splits`` larger
 than every class (``9_tumors``: 60 samples in 9 classes, the largest of 9, cannot make 10
-folds), while the seeds' authors ran 10 folds on such data with Weka. Weka's
+folds), while the papers' authors ran 10 folds on such data with Weka. Weka's
 ``Evaluation.crossValidateModel`` shuffles the instances with ``java.util.Random(seed)``
 (``Instances.randomize``), groups them class by class (``Instances.stratify``), deals them
 out round-robin (``stratStep``) and cuts the result into contiguous test blocks

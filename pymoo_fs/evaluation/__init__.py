@@ -7,11 +7,16 @@ layout, Gram-matrix planner and pool, precision rule, settling of uncertified ro
 self-check of the replay of scikit-learn, the plain-numpy reference) and its numba kernels
 (:mod:`pymoo_fs.evaluation.knn.kernels`). :class:`EstimatorEvaluator` scores with any
 scikit-learn classifier; :func:`make_evaluator` chooses between them. :class:`FitBEvaluator`
-scores seed 001's FIT-B (balanced 1-NN accuracy plus a class-distance term) with exact
+scores Tran et al.'s (2019) FIT-B (balanced 1-NN accuracy plus a class-distance term) with exact
 incremental distance matrices (kernels in ``_fitb_kernels``). :class:`CrossValidatedEvaluator`
 is what the evaluators holding data and folds share; the evaluators over evaluators
 (:class:`RepeatedCrossValidation`, Weka's repeated inner CV, and :class:`FrontRecorder`, the
 archive of every subset scored) are in :mod:`pymoo_fs.evaluation.wrappers`.
+
+References
+----------
+B. Tran, B. Xue, M. Zhang, "Adaptive multi-subswarm optimisation for feature selection on
+high-dimensional classification", GECCO 2019, doi:10.1145/3321707.3321713.
 """
 
 from pymoo_fs.evaluation.base import CrossValidatedEvaluator, Evaluator

@@ -1,10 +1,15 @@
 """Plain-numpy statement of what the FIT-B kernels compute (the tests compare against it).
 
 The quantised data ``Q`` (int64, n x D) of :class:`~pymoo_fs.evaluation.FitBEvaluator` and a
-mask give the L1 matrix of the subset; from it, FIT-B as seed 001 defines it (Eq. 6-11):
+mask give the L1 matrix of the subset; from it, FIT-B as Tran et al. (2019) define it (Eq. 6-11):
 balanced accuracy of 1-NN across the inner folds, and the sigmoid of the difference between
 the mean distance to the nearest instance of another class and the mean distance to the
 farthest instance of the same class.
+
+References
+----------
+B. Tran, B. Xue, M. Zhang, "Adaptive multi-subswarm optimisation for feature selection on
+high-dimensional classification", GECCO 2019, doi:10.1145/3321707.3321713.
 """
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""FIT-B, the fitness of seed 001 (AMSO): balanced 1-NN accuracy plus a class-distance term."""
+"""FIT-B of AMSO (Tran et al. 2019): balanced 1-NN accuracy plus a class-distance term."""
 
 import math
 import warnings
@@ -85,10 +85,11 @@ def block_folds(y: ArrayLike, n_folds: int = 10, order: str = "stratified",
 class FitBEvaluator(CrossValidatedEvaluator):
     """FIT-B of feature subsets, exactly, with incremental distance matrices.
 
-    For a mask ``S``, :meth:`score` returns ``mu * BalAcc + (1 - mu) * Distance`` [S001 Eq. 6]:
+    For a mask ``S``, :meth:`score` returns ``mu * BalAcc + (1 - mu) * Distance`` [Tran et al. 2019,
+    Eq. 6]:
 
     - ``BalAcc``: balanced accuracy (mean recall over the classes) of 1-NN across the inner
-      folds, with the Manhattan distance over ``S`` [S001 Eq. 7, 11];
+      folds, with the Manhattan distance over ``S`` [Tran et al. 2019, Eq. 7, 11];
     - ``Distance = 1 / (1 + exp(-5 (D_b - D_w)))`` [Eq. 8], ``D_b`` the mean over instances of
       the distance to the nearest instance of another class, ``D_w`` the mean distance to the
       farthest instance of the same class [Eq. 9-10].
@@ -99,11 +100,11 @@ class FitBEvaluator(CrossValidatedEvaluator):
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features)
-        Training data, scaled (min-max to [0, 1] in seed 001).
+        Training data, scaled (min-max to [0, 1] in Tran et al. 2019).
     y : array-like of shape (n_samples,)
         Class labels.
     mu : float, default=0.8
-        Weight of the balanced accuracy [S001 Tab. 2].
+        Weight of the balanced accuracy [Tran et al. 2019, Tab. 2].
     n_folds : int, default=10
         Inner folds (see :func:`block_folds`).
     fold_order : {"stratified", "given"}, default="stratified"

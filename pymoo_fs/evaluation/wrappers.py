@@ -4,13 +4,19 @@ Both are :class:`~pymoo_fs.evaluation.Evaluator`\\ s, so a feature-selection pro
 as it takes any evaluator:
 
 :class:`RepeatedCrossValidation`
-    Weka's wrapper rule of seed 000's code: the inner cross-validation of a subset repeated 2
-    to 5 times, on new folds, while the spread of the repetitions' errors is large (one
+    Weka's wrapper rule of Li et al.'s (2021) code: the inner cross-validation of a subset repeated
+    2 to 5 times, on new folds, while the spread of the repetitions' errors is large (one
     evaluator per repetition).
 :class:`FrontRecorder`
     Forwards every request to an evaluator and keeps the Pareto archive of (error, number of
     features) of every subset scored (what
     :class:`~pymoo_fs.selector.SwarmFeatureSelector` returns as its front).
+
+References
+----------
+A.-D. Li, B. Xue, M. Zhang, "A forward search inspired particle swarm optimization
+algorithm for feature selection in classification", IEEE CEC 2021, pp. 786-793,
+doi:10.1109/CEC45853.2021.9504949.
 """
 
 from collections.abc import Sequence
@@ -41,7 +47,7 @@ class RepeatedCrossValidation(Evaluator):
     alpha : float, default=1.0
         Weight of the error in the value whose spread decides: each repetition's
         ``e = alpha (1 - acc) + (1 - alpha) |S| / D``. 1 is Weka's ``WrapperSubsetEval`` (the
-        error rate); seed 000's FIT-A is 0.9, the authors' ``ModiWrapperSubsetEval``.
+        error rate); Li et al.'s (2021) FIT-A is 0.9, the authors' ``ModiWrapperSubsetEval``.
     threshold : float, default=0.01
         Another repetition runs while ``std(e) / mean(e) > threshold`` (population standard
         deviation, Weka's ``-T``, default 1 %).

@@ -19,7 +19,7 @@ class CFS(SupportSelector):
 
     ``merit(S) = k r_cf / sqrt(k + k (k - 1) r_ff)`` with ``k = |S|``, ``r_cf`` the mean SU of the
     features of ``S`` with the class and ``r_ff`` the mean SU between them, on MDL-discretised
-    data (Weka ``CfsSubsetEval`` with ``BestFirst``, both at their defaults; spec §9.8).
+    data (Weka ``CfsSubsetEval`` with ``BestFirst``, both at their defaults).
 
     Parameters
     ----------
@@ -34,7 +34,7 @@ class CFS(SupportSelector):
         MDL better encoding of the discretisation (see
         :class:`~pymoo_fs.filters.MDLDiscretizer`).
     discretization : {"mdl", "equal_width", "equal_frequency"}, default="mdl"
-        The bins SU is computed on: Fayyad & Irani's MDL (Weka's evaluators, spec §1.4), or 10
+        The bins SU is computed on: Fayyad & Irani's MDL (as Weka's evaluators), or 10
         equal-width or equal-frequency bins (:class:`~pymoo_fs.relevance.SymmetricUncertainty`).
         Mutual information without bins is not offered: the filter compares SU between
         features with SU with the class.

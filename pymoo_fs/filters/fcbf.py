@@ -14,7 +14,7 @@ class FCBF(SupportSelector):
     Features whose SU with the class exceeds ``threshold`` are sorted by decreasing SU; each
     remaining feature in turn is predominant and removes every later feature ``q`` with
     ``SU(p, q) >= SU(q, C)`` (within ``1e-8``). The predominant features are selected
-    (Weka ``FCBFSearch`` with ``SymmetricalUncertAttributeSetEval``; spec §9.9).
+    (Weka ``FCBFSearch`` with ``SymmetricalUncertAttributeSetEval``).
 
     Parameters
     ----------
@@ -25,7 +25,7 @@ class FCBF(SupportSelector):
         MDL better encoding of the discretisation (see
         :class:`~pymoo_fs.filters.MDLDiscretizer`).
     discretization : {"mdl", "equal_width", "equal_frequency"}, default="mdl"
-        The bins SU is computed on: Fayyad & Irani's MDL (Weka's evaluators, spec §1.4), or 10
+        The bins SU is computed on: Fayyad & Irani's MDL (as Weka's evaluators), or 10
         equal-width or equal-frequency bins (:class:`~pymoo_fs.relevance.SymmetricUncertainty`).
         Mutual information without bins is not offered: the filter compares SU between
         features with SU with the class.
@@ -48,7 +48,7 @@ class FCBF(SupportSelector):
 
     Notes
     -----
-    Equal relevance keeps the lower feature index first (spec §1.4 [A]); Weka's order among
+    Equal relevance keeps the lower feature index first (our assumption [A]); Weka's order among
     equal values is that of its sort. Feature-feature SU is Weka's (0 when a feature has a
     single bin). With ``threshold=None``, a feature of zero relevance is removed by the first
     predominant feature (its SU with it is at least 0), so both settings select the same

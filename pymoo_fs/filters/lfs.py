@@ -17,12 +17,12 @@ class LFS(SupportSelector):
     Every feature is scored alone by the wrapper; the ``n_top`` best (in that order) are the
     only candidates of a best-first forward search that stops after ``max_stale``
     non-improving expansions (Weka ``LinearForwardSelection`` at its defaults: ranking on,
-    fixed-set, k = 50, search termination 5; spec §9.7).
+    fixed-set, k = 50, search termination 5).
 
     Parameters
     ----------
     n_neighbors : int, default=1
-        k of the KNN wrapper (seed 001 uses 1-NN throughout [A]).
+        k of the KNN wrapper (Tran et al. 2019 use 1-NN throughout [A]).
     cv : int, default=5
         Folds of the wrapper's stratified cross-validation (Weka ``WrapperSubsetEval``'s
         default; its folds are fixed for the whole search).

@@ -1,4 +1,4 @@
-"""Seed 001's single-objective problem: maximise FIT-B (balanced 1-NN accuracy and distance)."""
+"""Single-objective FIT-B (Tran et al. 2019): balanced 1-NN accuracy and a distance term."""
 
 import inspect
 from typing import Any, Self
@@ -13,7 +13,7 @@ __all__ = ["FitBFeatureSelection"]
 
 
 class FitBFeatureSelection(FeatureSelectionProblem):
-    """Single-objective feature selection with seed 001's fitness FIT-B.
+    """Single-objective feature selection with Tran et al.'s (2019) fitness FIT-B.
 
     Minimises ``F = 1 - FIT-B``, where FIT-B (in [0, 1]) is
     ``mu * BalAcc + (1 - mu) * Distance`` of the mask, scored by a

@@ -9,13 +9,36 @@ class here plus :func:`register_objective`.
 =============  ==========  =======  =====================================================
 name           class       n_obj    minimises
 =============  ==========  =======  =====================================================
-``pareto``     ParetoObj.  2        (inner-CV error, selection ratio) [S003 Eq. 5-6]
-``weighted``   Weighted..  1        ``alpha (1 - acc) + (1 - alpha) |S| / D`` [S000 Eq. 3]
+``pareto``     ParetoObj.  2        (inner-CV error, selection ratio)
+                                    [Nguyen et al. 2016, Eq. 5-6]
+``weighted``   Weighted..  1        ``alpha (1 - acc) + (1 - alpha) |S| / D``
+                                    [Li et al. 2021, Eq. 3]
 ``fitb``       FitBObj..   1        ``1 - FIT-B``, FIT-B = ``mu BalAcc + (1 - mu) Distance``
-                                    [S001 Eq. 6-11]
+                                    [Tran et al. 2019, Eq. 6-11]
 ``fite``       FitEObj..   1        ``1 - acc``, equal accuracy won by fewer features
-                                    [S004 §4.2]
+                                    [Yang et al. 2022, §4.2]
 =============  ==========  =======  =====================================================
+
+References
+----------
+A.-D. Li, B. Xue, M. Zhang, "A forward search inspired particle swarm optimization
+algorithm for feature selection in classification", IEEE CEC 2021, pp. 786-793,
+doi:10.1109/CEC45853.2021.9504949.
+
+B. Tran, B. Xue, M. Zhang, "Adaptive multi-subswarm optimisation for feature selection on
+high-dimensional classification", GECCO 2019, doi:10.1145/3321707.3321713.
+
+T. Butler-Yeoman, B. Xue, M. Zhang, "Particle swarm optimisation for feature selection: a
+size-controlled approach", AusDM 2015, Conferences in Research and Practice in
+Information Technology 168.
+
+H. B. Nguyen, B. Xue, I. Liu, P. Andreae, M. Zhang, "New mechanism for archive maintenance
+in PSO-based multi-objective feature selection", Soft Computing 20:3927-3946, 2016,
+doi:10.1007/s00500-016-2128-8.
+
+J.-Q. Yang, C.-H. Chen, J.-Y. Li, D. Liu, T. Li, Z.-H. Zhan, "Compressed-encoding particle
+swarm optimization with fuzzy learning for large-scale feature selection", Symmetry
+14(6):1142, 2022, doi:10.3390/sym14061142.
 """
 
 import math
@@ -259,7 +282,7 @@ class ParetoObjective(Objective):
     """Bi-objective: minimise (inner-CV error, fraction of features selected) together.
 
     The problem is :class:`~pymoo_fs.problems.BiObjectiveFeatureSelection`; a run returns a
-    Pareto front [S003 Eq. 5-6].
+    Pareto front [Nguyen et al. 2016, Eq. 5-6].
     """
 
     name = "pareto"
@@ -281,17 +304,17 @@ class ParetoObjective(Objective):
 @register_objective
 @dataclass(frozen=True)
 class WeightedObjective(Objective):
-    """Single objective ``alpha (1 - acc) + (1 - alpha) |S| / D`` (seed 000's FIT-A).
+    """Single objective ``alpha (1 - acc) + (1 - alpha) |S| / D`` (Li et al. 2021's FIT-A).
 
     Parameters
     ----------
     alpha : float, default=0.9
-        Weight of the error, in [0, 1]; 1 is accuracy alone (seed 000's FIT-A', seed 002's
-        FIT-C) [S000 Eq. 3].
+        Weight of the error, in [0, 1]; 1 is accuracy alone (Li et al. 2021's FIT-A', Butler-Yeoman
+        et al. 2015's FIT-C) [Li et al. 2021, Eq. 3].
     inner_repetitions : int, default=1
         1: one fixed set of inner folds
         (:class:`~pymoo_fs.problems.WeightedFeatureSelection`). 2 to 5: Weka's wrapper rule of
-        seed 000's code, up to that many repetitions on new folds while the spread of the
+        Li et al.'s (2021) code, up to that many repetitions on new folds while the spread of the
         repetitions' errors exceeds 1 %
         (:class:`~pymoo_fs.problems.RepeatedCVFeatureSelection`, the first repetition with the
         same folds).
@@ -363,12 +386,12 @@ class WeightedObjective(Objective):
 @register_objective
 @dataclass(frozen=True)
 class FitBObjective(Objective):
-    """Seed 001's FIT-B: ``mu BalAcc + (1 - mu) Distance`` of 1-NN over contiguous-block folds.
+    """FIT-B (Tran et al. 2019): ``mu BalAcc + (1 - mu) Distance``, 1-NN on contiguous folds.
 
     Parameters
     ----------
     mu : float, default=0.8
-        Weight of the balanced accuracy, in [0, 1] [S001 Eq. 6, Table 2].
+        Weight of the balanced accuracy, in [0, 1] [Tran et al. 2019, Eq. 6, Table 2].
 
     Raises
     ------
@@ -381,7 +404,7 @@ class FitBObjective(Objective):
     The problem is :class:`~pymoo_fs.problems.FitBFeatureSelection` on its own
     :class:`~pymoo_fs.evaluation.FitBEvaluator` (``generic = False``): the hold-out score is
     the protocol's ``scoring`` of 1-NN. :meth:`prepare` computes the SU ranking and the SU
-    between relevant features on the training part alone, before any search, as seed 001
+    between relevant features on the training part alone, before any search, as Tran et al. (2019)
     does.
     """
 
@@ -448,11 +471,11 @@ class FitBObjective(Objective):
 @register_objective
 @dataclass(frozen=True)
 class FitEObjective(Objective):
-    """Seed 004's FIT-E: the inner-CV score, equal scores won by the smaller subset.
+    """FIT-E (Yang et al. 2022): the inner-CV score, equal scores won by the smaller subset.
 
     The problem is :class:`~pymoo_fs.problems.FitEFeatureSelection`, a lexicographic order
-    every single-objective swarm follows [S004 §4.2]. :meth:`prepare` computes the SU ranking
-    (CEPSO-FL's and VLPSO's) on the training part alone.
+    every single-objective swarm follows [Yang et al. 2022, §4.2]. :meth:`prepare` computes the SU
+    ranking (CEPSO-FL's and VLPSO's) on the training part alone.
     """
 
     name = "fite"

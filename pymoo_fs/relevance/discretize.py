@@ -2,7 +2,8 @@
 
 :func:`mdl_cut_points` finds the cut points of one continuous feature;
 :class:`MDLDiscretizer` fits them for every column of a training set and maps values to bins.
-Symmetric uncertainty, CFS and FCBF work on these bins (spec §1.4).
+Symmetric uncertainty, CFS and FCBF work on these bins (Fayyad & Irani 1993, with Weka's better
+encoding).
 """
 
 import math
@@ -98,7 +99,7 @@ def mdl_cut_points(x, y, better_encoding=True):
     -----
     Entropies are computed in Weka's order of operations (``ContingencyTables``), so ties
     between candidate cuts resolve as Weka resolves them (the lowest cut wins). Missing values
-    are not supported (none of the seed datasets has any, spec §1.4).
+    are not supported (none of the benchmark datasets has any).
 
     References
     ----------

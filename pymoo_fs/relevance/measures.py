@@ -24,7 +24,7 @@ def relevance_measure(X, y, discretization="mdl"):
     y : array-like of shape (n_samples,)
         Class labels.
     discretization : {"mdl", "equal_width", "equal_frequency", "mutual_info"}, default="mdl"
-        SU after MDL bins (spec §1.4), after 10 equal-width or 10 equal-frequency bins
+        SU after MDL bins (Fayyad & Irani 1993), after 10 equal-width or 10 equal-frequency bins
         (:class:`~pymoo_fs.relevance.SymmetricUncertainty`), or scikit-learn's
         ``mutual_info_classif`` without discretisation
         (:class:`~pymoo_fs.relevance.MutualInformation`, ranking only).

@@ -1,6 +1,7 @@
 """Symmetric uncertainty (SU) of discretised features, with the class and between features.
 
-``SU(A, B) = 2 IG(A; B) / (H(A) + H(B))`` with entropies estimated from counts (spec §1.4).
+``SU(A, B) = 2 IG(A; B) / (H(A) + H(B))`` with entropies estimated from counts (Yu & Liu 2003;
+Weka's SU evaluators).
 :func:`symmetric_uncertainty` takes two discrete arrays; :class:`SymmetricUncertainty` holds a
 training set discretised once (by default :class:`~pymoo_fs.relevance.MDLDiscretizer`; equal
 width or equal frequency bins on request), the SU of every feature with the class (its
@@ -21,7 +22,7 @@ from pymoo_fs.relevance.discretize import MDLDiscretizer
 __all__ = ["DISCRETIZERS", "SymmetricUncertainty", "su_classif", "symmetric_uncertainty"]
 
 #: the discretisations SU can be computed on: supervised MDL bins (Fayyad & Irani, Weka's
-#: better encoding; spec §1.4), and unsupervised equal-width and equal-frequency bins
+#: better encoding), and unsupervised equal-width and equal-frequency bins
 DISCRETIZERS = ("mdl", "equal_width", "equal_frequency")
 
 #: most relevant features whose pairwise SU is kept as one dense float32 matrix (64 MiB)
@@ -76,7 +77,7 @@ class SymmetricUncertainty:
 
     The features are discretised once, fitted on this training set: by default by Fayyad &
     Irani's MDL criterion with Weka's better encoding
-    (:class:`~pymoo_fs.relevance.MDLDiscretizer`, spec §1.4), or into equal-width or
+    (:class:`~pymoo_fs.relevance.MDLDiscretizer`, Fayyad & Irani 1993), or into equal-width or
     equal-frequency bins (:class:`~pymoo_fs.relevance.EqualWidthDiscretizer`,
     :class:`~pymoo_fs.relevance.EqualFrequencyDiscretizer`).
 
@@ -283,7 +284,7 @@ def su_classif(X, y):
     Each feature is discretised by the MDL criterion (Weka's better encoding) fitted on
     ``(X, y)``, then ``SU(f, C)`` is computed. Use with
     :class:`sklearn.feature_selection.SelectKBest` or ``SelectPercentile``; the order of the
-    scores is the SU ranking of AMSO, VLPSO and FCBF (spec §1.4, §9.10).
+    scores is the SU ranking of AMSO, VLPSO and FCBF (Tran et al. 2019; Yu & Liu 2003).
 
     Parameters
     ----------

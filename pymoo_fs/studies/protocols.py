@@ -1,4 +1,11 @@
-"""The evaluation protocol of a study: outer splits, scaling, and the problem of each split."""
+"""The evaluation protocol of a study: outer splits, scaling, and the problem of each split.
+
+References
+----------
+A.-D. Li, B. Xue, M. Zhang, "A forward search inspired particle swarm optimization
+algorithm for feature selection in classification", IEEE CEC 2021, pp. 786-793,
+doi:10.1109/CEC45853.2021.9504949.
+"""
 
 import numpy as np
 from sklearn.model_selection import StratifiedKFold
@@ -66,7 +73,7 @@ def prepare_split(X, y, train, test, protocol):
         Indices from :func:`outer_splits`.
     protocol : Protocol
         ``scaling="minmax"`` fits a [0, 1] min-max scaler on the training part;
-        ``"symmetric_whole"`` scales the whole dataset to [-1, 1] before splitting (seed 000);
+        ``"symmetric_whole"`` scales the whole dataset to [-1, 1] before splitting (Li et al. 2021);
         ``"none"`` leaves the values as they are.
 
     Returns

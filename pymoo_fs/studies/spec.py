@@ -4,9 +4,9 @@ A study is written as a TOML file (read with the standard library's :mod:`tomlli
 Python; both give a :class:`StudySpec`. Every check is made when the spec is read, before any
 run starts, and a bad spec is refused with the file's line and the key named.
 
-An example (the bundled datasets, the seed-003 protocol)::
+An example (the bundled datasets, the preset S003: the protocol of Nguyen et al. 2016)::
 
-    name = "seed003-bundled"
+    name = "isrpso-bundled"
     seed = 0
     runs = 5
     datasets = ["sonar", "musk1"]
@@ -153,7 +153,7 @@ class Protocol:
         Folds of the outer cross-validation (``split="outer_cv"``).
     scaling : {"minmax", "symmetric_whole", "none"}
         Min-max to [0, 1] fitted on the training part; min-max to [-1, 1] of the whole dataset
-        before splitting (seed 000's Weka ``Normalize -S 2 -T -1``); or none.
+        before splitting (Li et al.'s (2021) Weka ``Normalize -S 2 -T -1``); or none.
     n_neighbors : int
         k of the KNN wrapper.
     inner_cv : int or "loo"
@@ -167,14 +167,14 @@ class Protocol:
         ``"weighted"``, ``"fitb"``, ``"fite"``; default parameters) or a dict
         ``{"name": ..., **parameters}``. Stored as the object.
     statistic : {"ranksum", "signedrank"}
-        Test of the comparison against the reference algorithm: Wilcoxon rank-sum (seeds
-        000-002) or signed-rank (seed 004, paired by fold).
+        Test of the comparison against the reference algorithm: Wilcoxon rank-sum (the
+        presets S000-S002) or signed-rank (S004, paired by fold).
     stratification : {"sklearn", "weka"}
         How the outer folds are stratified (``split="outer_cv"``): scikit-learn's
         ``StratifiedKFold`` (default), which refuses more folds than the largest class has
         members, or Weka's round-robin dealing class by class after a shuffle by
         ``java.util.Random`` (:class:`~pymoo_fs.datasets.WekaStratifiedKFold`, what the
-        seeds' Weka-based code ran), which takes any class size: a class smaller than the
+        papers' Weka-based code ran), which takes any class size: a class smaller than the
         number of folds misses some test folds.
 
     Raises
@@ -198,13 +198,36 @@ class Protocol:
     S004      outer 10-fold CV, [0, 1] fitted per fold    KNN-5, leave-one-out    fite
     ========  ==========================================  ======================  ============
 
-    S001 is seed 001's protocol: FIT-B on each outer training fold (its folds, scaling and SU
+    The presets are the protocols of the five papers: S000 Li et al. (2021), S001 Tran et al.
+    (2019), S002 Butler-Yeoman et al. (2015), S003 Nguyen et al. (2016), S004 Yang et al. (2022).
+    S001 is Tran et al.'s protocol: FIT-B on each outer training fold (its folds, scaling and SU
     ranking computed on that fold alone) and the test accuracy of 1-NN on the held-out fold.
-    S004 is seed 004's protocol: FIT-E (leave-one-out 5-NN accuracy on each outer training
+    S004 is Yang et al.'s protocol: FIT-E (leave-one-out 5-NN accuracy on each outer training
     fold, equal accuracy won by fewer features) and the test accuracy of 5-NN on the held-out
     fold, compared by the signed-rank test paired by fold. Any field can be overridden in the
     spec (``[protocol] preset = "S001"`` plus keys; the objective's parameters, e.g.
     ``alpha`` or ``mu``, are keys of the same table).
+
+    References
+    ----------
+    A.-D. Li, B. Xue, M. Zhang, "A forward search inspired particle swarm optimization
+    algorithm for feature selection in classification", IEEE CEC 2021, pp. 786-793,
+    doi:10.1109/CEC45853.2021.9504949.
+
+    B. Tran, B. Xue, M. Zhang, "Adaptive multi-subswarm optimisation for feature selection on
+    high-dimensional classification", GECCO 2019, doi:10.1145/3321707.3321713.
+
+    T. Butler-Yeoman, B. Xue, M. Zhang, "Particle swarm optimisation for feature selection: a
+    size-controlled approach", AusDM 2015, Conferences in Research and Practice in
+    Information Technology 168.
+
+    H. B. Nguyen, B. Xue, I. Liu, P. Andreae, M. Zhang, "New mechanism for archive maintenance
+    in PSO-based multi-objective feature selection", Soft Computing 20:3927-3946, 2016,
+    doi:10.1007/s00500-016-2128-8.
+
+    J.-Q. Yang, C.-H. Chen, J.-Y. Li, D. Liu, T. Li, Z.-H. Zhan, "Compressed-encoding particle
+    swarm optimization with fuzzy learning for large-scale feature selection", Symmetry
+    14(6):1142, 2022, doi:10.3390/sym14061142.
     """
 
     name: str = "custom"
@@ -285,7 +308,7 @@ class Protocol:
         return cls(**data)
 
 
-#: the seeds' protocols; see :class:`Protocol`
+#: the five papers' protocols; see :class:`Protocol`
 PRESETS = {
     "S000": Protocol("S000", scaling="symmetric_whole", inner_cv=5,
                      objective=WeightedObjective(alpha=0.9)),
