@@ -166,7 +166,8 @@ def decode(X, threshold, inclusive=False):
     X : ndarray of float64, shape (n, D) or (D,)
         Positions in [0, 1].
     threshold : float
-        The selection threshold theta (0.6 in seeds 000-003).
+        The selection threshold theta (0.6 in the papers of Li et al. 2021, Tran et al. 2019,
+        Butler-Yeoman et al. 2015 and Nguyen et al. 2016).
     inclusive : bool, default=False
         Select iff ``x_d >= threshold`` (the AMSO authors' code) instead.
 

@@ -159,7 +159,7 @@ class FitBEvaluator(CrossValidatedEvaluator):
     stored matrix nearest in Hamming distance when that costs fewer columns than computing it
     from scratch. :meth:`score_flips` scores one-feature flips without building their
     matrices. Nearest neighbours: candidates are the instances of the other folds; equal
-    distances go to the lowest index (the spec's [A]; the AMSO code's list keeps the second of
+    distances go to the lowest index (our assumption [A]; the AMSO code's list keeps the second of
     two equal nearest). ``D_b`` and ``D_w`` follow Eq. 9-10 (the code caps ``D_b``'s per-instance
     minimum at 1, which per-feature-averaged distances of [0, 1] data never exceed).
 

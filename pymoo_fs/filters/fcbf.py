@@ -20,7 +20,7 @@ class FCBF(SupportSelector):
     ----------
     threshold : float or None, default=0.0
         Relevance threshold ``delta``: only features with ``SU(f, C) > threshold`` are
-        considered. None is Weka's default (no threshold); the spec's [A] is 0.
+        considered. None is Weka's default (no threshold); our assumption [A] is 0.
     better_encoding : bool, default=True
         MDL better encoding of the discretisation (see
         :class:`~pymoo_fs.filters.MDLDiscretizer`).

@@ -180,7 +180,7 @@ class SymmetricUncertainty:
         Returns
         -------
         order : ndarray of int64, shape (n_features,)
-            ``order[r]`` is the feature of rank ``r`` (the spec's [A] tie rule, §1.4).
+            ``order[r]`` is the feature of rank ``r`` (our tie rule [A]).
         """
         return np.argsort(-self.relevance, kind="stable").astype(np.int64)
 

@@ -86,8 +86,8 @@ class AMSO(VariableLengthSwarm):
         Select iff ``x >= theta`` (the code) rather than ``x > theta`` (the paper) [P].
     ls_schedule : {"code", "always", "never"}, default="code"
         When personal bests are refined: ``"code"`` at initialisation and after moves 2, 4,
-        ..., 18 (``LS_FREQ = 2``, below 20) [P-code≠paper; the spec's default, A]; ``"always"``
-        after every personal-best update (the paper, §3.5); ``"never"``.
+        ..., 18 (``LS_FREQ = 2``, below 20) [P-code≠paper; our default, A]; ``"always"``
+        after every personal-best update (Tran et al. 2019, §3.5); ``"never"``.
     ls_iterations : int, default=100
         ``E``, tries per local search [P: ``LS_MAX_ITER``].
     flip_fraction : float, default=0.25
@@ -96,7 +96,7 @@ class AMSO(VariableLengthSwarm):
         Draws of a try before it is skipped when its flip set stays empty [P].
     stale_pbest_fitness : bool, default=False
         Keep a truncated personal best's old fitness, as the code does, instead of
-        re-evaluating it [A: re-evaluate, the spec's recommendation].
+        re-evaluating it [A: re-evaluate, our default].
     ranking : {"su", "index"}, default="su"
         Feature ranking; ``"index"`` keeps the original order (and the local search then
         treats every feature as irrelevant).

@@ -85,7 +85,7 @@ class HFSCP(SwarmAlgorithm):
 
     Notes
     -----
-    Spec §11.3, from the paper [P: Song et al. 2022, Alg. 1-4, Eq. 9-16]:
+    From the paper [P: Song et al. 2022, Alg. 1-4, Eq. 9-16]:
 
     1. **relevance filter** (:func:`relevance_threshold`):
        ``rho0 = min(0.1 SU_max, SU of the floor(D / log D)-th feature by decreasing SU)``;
