@@ -15,6 +15,7 @@ import gzip
 import io
 import os
 import warnings
+import zlib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -212,7 +213,11 @@ def load_dataset(name_or_path: str | os.PathLike[str],
         - the name is neither bundled, nor in the data directory, nor an existing file (the
           message lists the known names, as :func:`list_datasets` returns them);
         - a path does not exist (the message names it), or is a directory;
-        - ``data_dir`` is given and is not a directory;
+        - ``data_dir`` is given and is not a str or path-like naming a directory;
+        - ``target`` is neither None nor a str;
+        - the file cannot be read as its format: a truncated or non-gzip ``.csv.gz``, a CSV
+          file that is not UTF-8, a malformed or empty ARFF file, a truncated or corrupt
+          ``.mat`` file (the message names the file);
         - the file extension is not one of ``.csv``, ``.csv.gz``, ``.arff``, ``.mat``;
         - ``target`` is not a column of the file, or is given for a CSV file without a
           header row;
@@ -221,20 +226,26 @@ def load_dataset(name_or_path: str | os.PathLike[str],
           columns; empty CSV fields and ARFF ``?`` are read as NaN and not imputed);
         - a class label is missing, or there are fewer than 2 classes;
         - the file has no data rows or no feature column, or rows of unequal length;
-        - a ``.mat`` file lacks ``X`` or ``Y``/``y``, or their shapes do not agree.
+        - a ``.mat`` file lacks ``X`` or ``Y``/``y``, their shapes do not agree, ``X`` is
+          complex, or the labels are neither numbers nor strings.
 
     Warns
     -----
     UserWarning
-        When a CSV file has no header row (see Notes); the message names the file.
+        When a CSV file has no header row, or a header row of numbers (see Notes); the
+        message names the file.
 
     Notes
     -----
     A CSV file's first row is read as data, not as a header, when every cell but the last
-    parses as a number and the last one does too or is the class label of another row (as in
+    parses as a number and the last one is the class label of another row (as in
     ``0.02,0.037,R``). Its features are then named ``f0 .. f{d-1}``, its last column is the
     class, and a ``UserWarning`` says so; ``target`` cannot name a column of such a file (it
     has no names), except that a first row naming ``target`` is always taken as the header.
+    A first row whose cells but the last are numbers and whose last cell is no other row's
+    label (``1,2,3`` or ``0.5,0.7,z``) would make a one-member class as data: it is read as
+    the header, and a ``UserWarning`` names the file and the row (pass ``target`` to confirm
+    such a header without the warning).
 
     Class labels are kept as the file gives them, except that labels which all parse as
     integral numbers (``1``, ``2.0``) become int64 and other all-numeric labels float64, so
@@ -250,6 +261,11 @@ def load_dataset(name_or_path: str | os.PathLike[str],
     >>> data.classes[data.y[:3]].tolist()
     ['R', 'R', 'R']
     """
+    if target is not None and not isinstance(target, str):
+        raise ValueError(
+            f"target must be a column name (str) or None, got {type(target).__name__} "
+            f"{target!r}"
+        )
     if isinstance(name_or_path, os.PathLike):
         return _load_file(Path(name_or_path), target)
     if not isinstance(name_or_path, str):
@@ -308,6 +324,10 @@ def _directory_message(path):
 def _search_dir(data_dir):
     """The directory searched by name: ``data_dir`` (checked) or ``$PYMOO_FS_DATA`` (if any)."""
     if data_dir is not None:
+        if not isinstance(data_dir, (str, os.PathLike)):
+            raise ValueError(
+                f"data_dir must be a str or path-like, got {type(data_dir).__name__}"
+            )
         directory = Path(data_dir).expanduser()
         if not directory.is_dir():
             raise ValueError(f"data_dir is not a directory: {directory}")
@@ -353,9 +373,7 @@ def _load_file(path, target):
         )
     kind = ext.lower()
     if kind in (".csv", ".csv.gz"):
-        opener = gzip.open if kind == ".csv.gz" else open
-        with opener(path, "rt", encoding="utf-8-sig", newline="") as stream:
-            text = stream.read()
+        text = _read_text(path, gzipped=kind == ".csv.gz")
         X, labels, names = _parse_csv(text, target, source=str(path))
     elif kind == ".arff":
         X, labels, names = _read_arff(path, target)
@@ -371,6 +389,29 @@ def _load_file(path, target):
 # ----------------------------------------------------------------------------------------------
 # format readers: each returns (X float64 (n, d), labels (n,), feature names)
 # ----------------------------------------------------------------------------------------------
+
+def _read_text(path, gzipped):
+    """The UTF-8 text of a CSV file (gunzipped if ``gzipped``); a ValueError naming the file
+    for a truncated or non-gzip ``.csv.gz`` and for bytes that are not UTF-8."""
+    try:
+        if gzipped:
+            with gzip.open(path, "rb") as stream:
+                raw = stream.read()
+        else:
+            raw = path.read_bytes()
+    except (EOFError, gzip.BadGzipFile, zlib.error) as error:
+        raise ValueError(
+            f"cannot read gzipped CSV file {path}: the file is truncated or not gzip data "
+            f"({type(error).__name__}: {error}); re-download or re-compress it"
+        ) from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ValueError(
+            f"CSV file {path} is not UTF-8 text (byte {error.start}: {error.reason}); "
+            "save it as UTF-8"
+        ) from None
+
 
 def _target_index(names, target, source):
     if target is None:
@@ -391,7 +432,18 @@ def _parse_csv(text, target, source):
     header = [h.strip() for h in rows[0]]
     body = rows[1:]
     first_line = 2
-    if _first_row_is_data(header, body, target, source):
+    is_data = _first_row_is_data(header, body, target, source)
+    if (not is_data and target is None and body and len(header) >= 2
+            and all(_is_float(cell) for cell in header[:-1])):
+        warnings.warn(
+            f"{source}: its first row ({_short_list(header)}) was read as the header row, "
+            f"although its feature names are numbers, because its last cell "
+            f"{header[-1]!r} is the class of no other row; if that row is data, add a "
+            "header row to the file (or pass target= naming the class column to confirm "
+            "the header)",
+            UserWarning, stacklevel=4,
+        )
+    if is_data:
         width = len(header)
         body = rows
         first_line = 1
@@ -422,15 +474,17 @@ def _parse_csv(text, target, source):
 def _first_row_is_data(first, body, target, source):
     """Whether the first CSV row is data rather than a header row.
 
-    It is data when every cell but the last parses as a number and the last one does too or is
-    a class label of another row (a header-less file with string labels, ``0.02,...,R``).
+    It is data when every cell but the last parses as a number and the last one is a class
+    label of another row (``0.02,...,R`` or ``0.02,...,1`` in a header-less file); a last cell
+    that is no other row's label (a numeric header ``1,2,3``) would make a one-member class, so
+    such a row is read as the header (and :func:`_parse_csv` warns).
     With ``target`` given, a first row that names it is a header; one that looks like data
     and does not name it is an error: a header-less file has no column names to match.
     """
     if len(first) < 2 or not all(_is_float(cell) for cell in first[:-1]):
         return False
-    last = first[-1]
-    is_data = _is_float(last) or any(row and row[-1].strip() == last for row in body)
+    last = first[-1].strip()
+    is_data = any(row and row[-1].strip() == last for row in body)
     if target is None or not is_data:
         return is_data
     if target in first:
@@ -455,7 +509,7 @@ def _to_float(features, names, source):
         try:
             out[:, j] = column.astype(np.float64)
         except ValueError:
-            bad = next(v for v in column if not _is_float(v))
+            bad = str(next(v for v in column if not _is_float(v)))
             raise ValueError(
                 f"feature column {names[j]!r} of {source} is not numeric (value {bad!r})"
             ) from None
@@ -475,8 +529,11 @@ def _read_arff(path, target):
 
     try:
         data, meta = arff.loadarff(str(path))
-    except (arff.ArffError, NotImplementedError, ValueError) as error:
-        raise ValueError(f"cannot read ARFF file {path}: {error}") from error
+    except Exception as error:  # scipy's parser: ArffError, IndexError, StopIteration, ...
+        raise ValueError(
+            f"cannot read ARFF file {path}: it is malformed or empty "
+            f"({type(error).__name__}: {str(error) or 'no header'})"
+        ) from None
     attributes = list(meta.names())
     types = list(meta.types())
     t = _target_index(attributes, target, str(path))
@@ -504,8 +561,11 @@ def _read_mat(path):
 
     try:
         content = loadmat(str(path))
-    except (ValueError, NotImplementedError, TypeError) as error:
-        raise ValueError(f"cannot read MATLAB file {path}: {error}") from error
+    except Exception as error:  # scipy's reader: MatReadError, ValueError, OSError, ...
+        raise ValueError(
+            f"cannot read MATLAB file {path}: it is truncated, corrupt or not a .mat file "
+            f"({type(error).__name__}: {error})"
+        ) from None
     variables = sorted(k for k in content if not k.startswith("__"))
     label_key = "Y" if "Y" in content else ("y" if "y" in content else None)
     if "X" not in content or label_key is None:
@@ -520,6 +580,11 @@ def _read_mat(path):
         raise ValueError(f"'X' in {path} must be 2-D, got shape {X.shape}")
     if not (np.issubdtype(X.dtype, np.number) or X.dtype == bool):
         raise ValueError(f"feature matrix 'X' of {path} is not numeric (dtype {X.dtype})")
+    if np.iscomplexobj(X):
+        raise ValueError(
+            f"feature matrix 'X' of {path} is complex ({X.dtype}): features must be real; "
+            "split real and imaginary parts (or take magnitudes) before saving"
+        )
     Y = content[label_key]
     if sparse.issparse(Y):
         Y = Y.toarray()
@@ -533,6 +598,10 @@ def _read_mat(path):
         )
     if Y.dtype.kind == "U":
         Y = np.char.strip(Y)
+    elif Y.dtype.kind not in "biuf":
+        raise ValueError(
+            f"labels '{label_key}' of {path} must be numbers or strings, got dtype {Y.dtype}"
+        )
     names = [f"f{j}" for j in range(X.shape[1])]
     return X.astype(np.float64), Y, names
 

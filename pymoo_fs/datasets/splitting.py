@@ -84,7 +84,9 @@ def holdout_split(dataset_or_X: Dataset | ArrayLike, y: ArrayLike | None = None,
         - a Dataset is given together with ``y``, or an array without ``y``;
         - ``X`` is not 2-D or ``y`` does not have one label per row;
         - a class has a single sample (it cannot be in both parts), or ``y`` mixes label
-          types that cannot be sorted together.
+          types that cannot be sorted together;
+        - ``X`` is not numeric, or (with ``scale=True``) a column of the training part spans
+          a range that overflows float64 (``max - min`` is infinite).
 
     Notes
     -----
@@ -114,7 +116,10 @@ def holdout_split(dataset_or_X: Dataset | ArrayLike, y: ArrayLike | None = None,
     else:
         if y is None:
             raise ValueError("y is required when dataset_or_X is an array, not a Dataset")
-        X = np.asarray(dataset_or_X, dtype=np.float64)
+        try:
+            X = np.asarray(dataset_or_X, dtype=np.float64)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"X must be a 2-D numeric array: {error}") from None
         y = np.asarray(y)
         if X.ndim != 2:
             raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
@@ -126,7 +131,7 @@ def holdout_split(dataset_or_X: Dataset | ArrayLike, y: ArrayLike | None = None,
     )
     scaler = None
     if scale:
-        scaler = MinMaxScaler().fit(X_train)
+        scaler = _fit_scaler(X_train, "X")
         X_train, X_test = scaler.transform(X_train), scaler.transform(X_test)
     return Split(
         np.ascontiguousarray(X_train, dtype=np.float64),
@@ -201,7 +206,8 @@ def min_max_scale(X_train: ArrayLike, X_test: ArrayLike | None = None
     ------
     ValueError
         If an input is not 2-D numeric, or ``X_test`` has a different number of columns
-        (raised by scikit-learn).
+        (raised by scikit-learn); if a column of ``X_train`` spans a range that overflows
+        float64 (``max - min`` is infinite: the scaling would map it to a constant).
 
     Examples
     --------
@@ -211,12 +217,31 @@ def min_max_scale(X_train: ArrayLike, X_test: ArrayLike | None = None
     >>> round(float(X_train.min()), 9), round(float(X_train.max()), 9)
     (0.0, 1.0)
     """
-    scaler = MinMaxScaler().fit(np.asarray(X_train, dtype=np.float64))
+    scaler = _fit_scaler(np.asarray(X_train, dtype=np.float64), "X_train")
     X_train_scaled = np.ascontiguousarray(scaler.transform(np.asarray(X_train, np.float64)))
     if X_test is None:
         return X_train_scaled
     X_test_scaled = np.ascontiguousarray(scaler.transform(np.asarray(X_test, np.float64)))
     return X_train_scaled, X_test_scaled
+
+
+def _fit_scaler(X_train, name):
+    """A MinMaxScaler fitted on ``X_train``; a ValueError naming the columns whose range
+    ``max - min`` overflows float64 (scikit-learn would silently scale them to 0)."""
+    X_train = np.asarray(X_train, dtype=np.float64)
+    if X_train.ndim == 2 and X_train.size and np.isfinite(X_train).all():
+        with np.errstate(over="ignore"):
+            span = X_train.max(axis=0) - X_train.min(axis=0)
+        wide = np.flatnonzero(~np.isfinite(span))
+        if wide.size:
+            j = int(wide[0])
+            raise ValueError(
+                f"column(s) {wide[:10].tolist()} of {name} span a range that overflows "
+                f"float64 (column {j}: from {X_train[:, j].min():.3g} to "
+                f"{X_train[:, j].max():.3g}): min-max scaling cannot represent it; divide "
+                "those columns by a constant (e.g. 1e10) before scaling"
+            )
+    return MinMaxScaler().fit(X_train)
 
 
 def _check_test_size(test_size):

@@ -491,8 +491,9 @@ def check_data(X, y):
     ValueError
         If ``X`` is not a non-empty 2-D numeric array of finite values small enough for squared
         distances not to overflow float64 (``|x| * sqrt(n_features) < 5e149``); if ``y`` does
-        not hold one label per row, mixes strings and numbers, holds None or NaN, or has fewer
-        than 2 classes.
+        not hold one label per row, mixes strings and numbers (a list such as ``["a", 1]``
+        included, which numpy would turn into strings), holds None, NaN or bytes (decode
+        bytes labels to str), or has fewer than 2 classes.
     """
     X = _as_float_matrix(X, "X")
     if X.shape[0] == 0 or X.shape[1] == 0:
@@ -654,13 +655,24 @@ def _check_magnitude(X, name, precision):
 
 
 def _check_labels(y, name):
-    """A 1-D label array of one kind (numbers or strings), without None or NaN."""
+    """A 1-D label array of one kind (numbers or strings), without None, NaN or bytes."""
+    if isinstance(y, (list, tuple)):
+        # np.asarray would turn ["a", 1] into the strings "a", "1": check the items first
+        kinds = {"str" if isinstance(v, (str, np.str_)) else type(v).__name__
+                 for v in y if v is not None}
+        if "str" in kinds and len(kinds) > 1:
+            raise ValueError(f"{name} mixes label types ({', '.join(sorted(kinds))}); use one "
+                             f"type (all numbers or all strings)")
     try:
         y = np.asarray(y)
     except (ValueError, TypeError) as exc:
         raise ValueError(f"{name} must be a 1-D array of labels: {exc}") from None
     if y.ndim != 1:
         raise ValueError(f"{name} must be a 1-D array of labels, got shape {y.shape}")
+    if y.dtype.kind == "S" or (y.dtype == object and any(isinstance(v, (bytes, np.bytes_))
+                                                          for v in y.tolist())):
+        raise ValueError(f"{name} holds bytes labels ({y.dtype}): decode them to str first "
+                         f"(e.g. np.char.decode({name}, 'utf-8'))")
     if y.dtype == object:
         values = y.tolist()
         if any(v is None for v in values):
@@ -675,7 +687,7 @@ def _check_labels(y, name):
                              f"(all numbers or all strings)")
     if y.dtype.kind == "f" and np.isnan(y).any():
         raise ValueError(f"{name} holds NaN: every sample needs a class label")
-    if y.dtype.kind not in "biufUS":
+    if y.dtype.kind not in "biufU":
         raise ValueError(f"{name} must hold numbers or strings, got dtype {y.dtype}")
     if y.dtype.kind == "b":
         y = y.astype(np.int64)

@@ -1,5 +1,6 @@
 """Wrapper evaluation with any scikit-learn classifier, and the choice between the two paths."""
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -67,7 +68,10 @@ class EstimatorEvaluator(CrossValidatedEvaluator):
     ValueError
         If ``estimator`` is not a scikit-learn classifier, ``scoring`` is not a valid scorer,
         ``n_jobs`` is not an int (-1 or >= 1), or the data or ``cv`` fail the checks of
-        :class:`~pymoo_fs.evaluation.Evaluator`.
+        :class:`~pymoo_fs.evaluation.Evaluator`. Later, from :meth:`score` and
+        :meth:`holdout_score`: when the scorer fails or returns NaN on a fold or on the test
+        set (``scoring="roc_auc"`` on multiclass labels, ``"f1"`` on string labels): the
+        message names the scorer and the fold, and no NaN score ever reaches a search.
 
     Notes
     -----
@@ -122,7 +126,20 @@ class EstimatorEvaluator(CrossValidatedEvaluator):
         scores = np.empty(masks.shape[0])
         for i, mask in enumerate(masks):
             fitted = clone(self.estimator).fit(self.X[:, mask], self._labels)
-            scores[i] = self._scorer(fitted, X_test[:, mask], y_test)
+            try:
+                scores[i] = self._scorer(fitted, X_test[:, mask], y_test)
+            except (ValueError, TypeError) as error:
+                raise ValueError(
+                    f"scoring={self.scoring!r} failed on the hold-out test set (a mask of "
+                    f"{int(mask.sum())} features): {error}; choose a scorer that suits these "
+                    "labels (e.g. 'accuracy', 'balanced_accuracy', 'f1_macro' for multiclass)"
+                ) from None
+            if not np.isfinite(scores[i]):
+                raise ValueError(
+                    f"scoring={self.scoring!r} returned {scores[i]} on the hold-out test set "
+                    f"(a mask of {int(mask.sum())} features); choose a scorer that suits "
+                    "these labels"
+                )
         return scores
 
     def _n_workers(self, n_masks):
@@ -142,9 +159,42 @@ def _is_classifier(estimator):
 
 
 def _cv_scores(estimator, X, y, masks, folds, scoring):
-    """``cross_val_score(...).mean()`` of each mask (run in a worker process or here)."""
-    return np.array([cross_val_score(clone(estimator), X[:, m], y, cv=folds,
-                                     scoring=scoring).mean() for m in masks])
+    """``cross_val_score(...).mean()`` of each mask (run in a worker process or here).
+
+    Raises
+    ------
+    ValueError
+        If the scorer fails or returns NaN on a fold (scikit-learn would put NaN in the score
+        and only warn): the message names the scorer, the fold and the scorer's error.
+    """
+    scores = np.empty(len(masks))
+    for i, m in enumerate(masks):
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="Scoring failed", category=UserWarning)
+            folds_scores = cross_val_score(clone(estimator), X[:, m], y, cv=folds,
+                                           scoring=scoring)
+        bad = np.flatnonzero(~np.isfinite(folds_scores))
+        if bad.size:
+            raise ValueError(_nan_message(estimator, X, y, m, folds, scoring, int(bad[0])))
+        scores[i] = folds_scores.mean()
+    return scores
+
+
+def _nan_message(estimator, X, y, mask, folds, scoring, f):
+    """Why ``scoring`` gave no finite score on inner fold ``f``: its error, or its value."""
+    train, test = folds[f]
+    fitted = clone(estimator).fit(X[train][:, mask], y[train])
+    try:
+        value = check_scoring(estimator, scoring=scoring)(fitted, X[test][:, mask], y[test])
+        reason = f"it returned {value}"
+    except Exception as error:  # the scorer's own failure, reported in the message
+        reason = f"it failed: {type(error).__name__}: {error}"
+    return (
+        f"scoring={scoring!r} gave no score on inner fold {f} (of {len(folds)}) for a mask of "
+        f"{int(mask.sum())} features: {reason}; a NaN score cannot guide a search: choose a "
+        "scorer that suits these labels (e.g. 'accuracy', 'balanced_accuracy', or "
+        "'f1_macro'/'roc_auc_ovr' for multiclass or string labels)"
+    )
 
 
 def make_evaluator(X: ArrayLike, y: ArrayLike, estimator: Any = None,

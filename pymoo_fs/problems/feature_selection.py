@@ -194,7 +194,7 @@ class FeatureSelectionProblem(Problem):
     def _evaluate(self, x, out, *args, **kwargs):
         masks = as_masks(x, self.n_var)
         _refuse_empty(masks)
-        scores = self.evaluator.score(masks)
+        scores = _checked_scores(self.evaluator, self.evaluator.score(masks), masks.shape[0])
         out["F"] = self.objectives(scores, masks)
         out["score"] = scores
 
@@ -238,7 +238,10 @@ class FeatureSelectionProblem(Problem):
             raise ValueError(f"mask must be one mask of shape ({self.n_var},)")
         flipped = flip_masks(mask[0], features)
         _refuse_empty(flipped)
-        scores = self.evaluator.score_flips(mask[0], np.asarray(features, dtype=np.int64))
+        scores = _checked_scores(
+            self.evaluator,
+            self.evaluator.score_flips(mask[0], np.asarray(features, dtype=np.int64)),
+            flipped.shape[0])
         F = self.objectives(scores, flipped)
         return (F, scores) if return_scores else F
 
@@ -596,6 +599,22 @@ def flip_masks(mask: ArrayLike, features: ArrayLike) -> np.ndarray:
     if features.size and (features.min() < 0 or features.max() >= mask.size):
         raise ValueError(f"features must be in [0, {mask.size})")
     return flip_rows(mask, features)
+
+
+def _checked_scores(evaluator, scores, n):
+    """``scores`` as float64 (n,), or a ValueError naming the evaluator: a NaN or infinite
+    score (an evaluator subclass whose scorer failed) must never reach a search."""
+    scores = np.asarray(scores, dtype=np.float64)
+    if scores.shape != (n,):
+        raise ValueError(f"{type(evaluator).__name__} returned scores of shape {scores.shape} "
+                         f"for {n} masks; an evaluator must return one score per mask")
+    if not np.isfinite(scores).all():
+        bad = int(np.flatnonzero(~np.isfinite(scores))[0])
+        raise ValueError(
+            f"{type(evaluator).__name__} returned the score {scores[bad]} for mask {bad} of "
+            f"the batch: a NaN or infinite score cannot guide a search; check its scorer"
+        )
+    return scores
 
 
 def _refuse_empty(masks):

@@ -1,4 +1,4 @@
-"""Seed 004's single-objective problem FIT-E: LOOCV 5-NN accuracy, fewer features winning ties."""
+"""Single-objective FIT-E (Yang et al. 2022): LOOCV 5-NN accuracy, fewer features winning ties."""
 
 from typing import Any, Self
 
@@ -7,20 +7,21 @@ from numpy.typing import ArrayLike
 
 from pymoo_fs._validation import check_choice
 from pymoo_fs.evaluation import Evaluator
-from pymoo_fs.problems.feature_selection import FeatureSelectionProblem, as_masks
+from pymoo_fs.problems.feature_selection import (FeatureSelectionProblem, _checked_scores,
+                                               as_masks)
 
 __all__ = ["FitEFeatureSelection"]
 
 
 class FitEFeatureSelection(FeatureSelectionProblem):
-    """Single-objective feature selection with seed 004's fitness FIT-E.
+    """Single-objective feature selection with Yang et al.'s (2022) fitness FIT-E.
 
     Minimises ``F = 1 - acc``, where ``acc`` is the evaluator's inner score of the mask (seed
     004: leave-one-out accuracy of 5-NN on the feature-selection set, ``cv="loo"``,
     ``n_neighbors=5``, the defaults of :meth:`from_data` here). Two masks of equal accuracy are
-    ordered by their sizes: **fewer features is better** [S004 §4.2]. This is a lexicographic
-    order (accuracy, then size), not a weighted sum: no accuracy difference, however small, is
-    traded for features.
+    ordered by their sizes: **fewer features is better** [Yang et al. 2022, §4.2]. This is a
+    lexicographic order (accuracy, then size), not a weighted sum: no accuracy difference, however
+    small, is traded for features.
 
     Parameters
     ----------
@@ -30,7 +31,10 @@ class FitEFeatureSelection(FeatureSelectionProblem):
         ``"refuse"``: the empty mask raises ``ValueError`` like every pymoo-fs problem (the
         algorithms repair when they decode, so none is ever asked for). ``"zero"``: it is
         scored with accuracy 0 (``F = 1``), the spec's [A] for FIT-E (§1.3); it then still
-        wins a tie at accuracy 0 by its size.
+        wins a tie at accuracy 0 by its size. An empty mask is scored without asking the
+        evaluator (counted neither as an evaluation nor as a cache hit). ``"zero"`` applies to
+        :meth:`evaluate` only: :meth:`evaluate_flips` still refuses a flip that would empty
+        the mask (it removes the only selected feature).
     X_test, y_test : optional
         Hold-out test set (see :class:`FeatureSelectionProblem`).
 
@@ -54,7 +58,10 @@ class FitEFeatureSelection(FeatureSelectionProblem):
 
     References
     ----------
-    S004: compressed-encoding PSO with fuzzy learning (CEPSO-FL), §4.2.
+    J.-Q. Yang, C.-H. Chen, J.-Y. Li, D. Liu, T. Li, Z.-H. Zhan, "Compressed-encoding particle
+    swarm optimization with fuzzy learning for large-scale feature selection", Symmetry
+    14(6):1142, 2022, doi:10.3390/sym14061142.
+    §4.2.
 
     Examples
     --------
@@ -91,7 +98,7 @@ class FitEFeatureSelection(FeatureSelectionProblem):
         ----------
         X, y, estimator, X_test, y_test, **options
             As :meth:`FeatureSelectionProblem.from_data`; ``n_neighbors`` defaults to 5 and
-            ``cv`` to ``"loo"`` (seed 004's FIT-E), ``empty_mask`` is the problem's own.
+            ``cv`` to ``"loo"`` (Yang et al. 2022's FIT-E), ``empty_mask`` is the problem's own.
 
         Returns
         -------
@@ -110,7 +117,8 @@ class FitEFeatureSelection(FeatureSelectionProblem):
         empty = ~masks.any(axis=1)
         scores = np.zeros(masks.shape[0])
         if not empty.all():
-            scores[~empty] = self.evaluator.score(masks[~empty])
+            scores[~empty] = _checked_scores(self.evaluator, self.evaluator.score(masks[~empty]),
+                                             int((~empty).sum()))
         out["F"] = self.objectives(scores, masks)
         out["score"] = scores
 

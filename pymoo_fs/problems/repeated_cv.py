@@ -1,6 +1,6 @@
-"""Seed 000's fitness as Weka's wrapper computes it: inner cross-validation repeated on demand.
+"""FIT-A (Li et al. 2021) as Weka's wrapper computes it: inner cross-validation repeated on demand.
 
-Weka's ``WrapperSubsetEval`` (and the seed-000 authors' ``ModiWrapperSubsetEval``) runs the
+Weka's ``WrapperSubsetEval`` (and the FSIPSO authors' ``ModiWrapperSubsetEval``) runs the
 inner cross-validation of a subset at least twice and at most five times, each time on new
 folds, and stops as soon as the spread of the repetitions' errors is small. This module holds
 one evaluator per repetition's folds and applies that rule; the problem on top is the usual
@@ -25,11 +25,11 @@ __all__ = ["RepeatedCVFeatureSelection", "RepeatedCrossValidation", "repetition_
 
 
 class RepeatedCVFeatureSelection(WeightedFeatureSelection):
-    """Seed 000's FIT-A with Weka's repeated inner cross-validation (spec §1.3).
+    """FIT-A (Li et al. 2021, Eq. 3) with Weka's repeated inner cross-validation.
 
     :class:`~pymoo_fs.problems.WeightedFeatureSelection` (minimise
     ``alpha (1 - acc) + (1 - alpha) |S| / D``) whose ``acc`` is the mean over 2 to 5
-    repetitions of the inner cross-validation, as the seed-000 authors' Weka wrapper computes
+    repetitions of the inner cross-validation, as the FSIPSO authors' Weka wrapper computes
     it (:class:`RepeatedCrossValidation`, with the repetition rule applied to FIT-A's error).
 
     Parameters
@@ -37,7 +37,7 @@ class RepeatedCVFeatureSelection(WeightedFeatureSelection):
     evaluators : sequence of Evaluator
         One evaluator per repetition (their folds differ).
     alpha : float, default=0.9
-        Weight of the classification term [S000 Eq. 3]; 1 gives FIT-A' and Weka's plain
+        Weight of the classification term [Li et al. 2021, Eq. 3]; 1 gives FIT-A' and Weka's plain
         ``WrapperSubsetEval``.
     threshold : float, default=0.01
         Repetition threshold (Weka's ``-T``).
@@ -94,7 +94,7 @@ class RepeatedCVFeatureSelection(WeightedFeatureSelection):
     @classmethod
     def from_data(cls, X: ArrayLike, y: ArrayLike, estimator: object = None, *,
                   repetitions: int = 5, alpha: float = 0.9, threshold: float = 0.01,
-                  min_repetitions: int = 2, random_state: int = 0,
+                  min_repetitions: int | None = None, random_state: int = 0,
                   X_test: ArrayLike | None = None, y_test: ArrayLike | None = None,
                   **options: Any) -> Self:
         """Build the problem with ``repetitions`` evaluators on the training data.
@@ -107,8 +107,13 @@ class RepeatedCVFeatureSelection(WeightedFeatureSelection):
             Default KNN (``n_neighbors``, default 5), as
             :func:`~pymoo_fs.evaluation.make_evaluator` chooses.
         repetitions : int, default=5
-            Most repetitions (Weka: 5).
-        alpha, threshold, min_repetitions
+            Most repetitions (Weka: 5). ``repetitions=1`` is one plain inner cross-validation
+            per mask (the repetition rule never applies): the problem then scores as
+            :class:`~pymoo_fs.problems.WeightedFeatureSelection` on the same folds.
+        min_repetitions : int, optional
+            Repetitions always run; default ``min(2, repetitions)`` (Weka's 2). An explicit
+            value above ``repetitions`` is refused, not lowered.
+        alpha, threshold
             See the class.
         random_state : int, default=0
             Fold seed of the first repetition; the others' are :func:`repetition_seeds`.
@@ -127,11 +132,16 @@ class RepeatedCVFeatureSelection(WeightedFeatureSelection):
         TypeError
             For an option no evaluator takes.
         ValueError
-            For an invalid value, named in the message.
+            For an invalid value, named in the message (``min_repetitions`` above
+            ``repetitions`` included).
         """
         repetitions = check_int("repetitions", repetitions, low=1)
+        if min_repetitions is None:
+            min_repetitions = min(2, repetitions)
+        else:
+            check_int("min_repetitions", min_repetitions, low=1, high=repetitions)
         evaluators = [make_evaluator(X, y, estimator, random_state=seed, **options)
                       for seed in repetition_seeds(random_state, repetitions)]
         return cls(evaluators, alpha=alpha, threshold=threshold,
-                   min_repetitions=min(min_repetitions, repetitions), X_test=X_test,
+                   min_repetitions=min_repetitions, X_test=X_test,
                    y_test=y_test)

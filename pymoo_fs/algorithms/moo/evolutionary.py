@@ -1,4 +1,4 @@
-"""pymoo's NSGA-II and SPEA2 configured for feature selection as seed 003 ran them."""
+"""pymoo's NSGA-II and SPEA2 configured for feature selection as Nguyen et al. (2016) ran them."""
 
 import inspect
 
@@ -30,7 +30,29 @@ def _accepted_keywords(cls):
     return names
 
 
-def _operators(crossover_prob, mutation_rate):
+class _MultiObjectiveRepair(NonEmptyRepair):
+    """:class:`~pymoo_fs.problems.NonEmptyRepair` that first refuses a single-objective problem.
+
+    pymoo's NSGA-II and SPEA2 run on one objective without complaint (a front of one point,
+    rank and crowding that mean nothing); the repair sees the problem before the first
+    population is evaluated, so a wrong pairing fails at once, naming the algorithm.
+    """
+
+    def __init__(self, algorithm):
+        super().__init__()
+        self.algorithm = algorithm
+
+    def _do(self, problem, X, random_state=None, **kwargs):
+        if getattr(problem, "n_obj", 2) < 2:
+            raise ValueError(
+                f"{self.algorithm} is multi-objective (error and number of features); the "
+                f"problem has {problem.n_obj} objective: use BiObjectiveFeatureSelection (or "
+                "objective='pareto'), or a single-objective algorithm such as PSO"
+            )
+        return super()._do(problem, X, random_state=random_state, **kwargs)
+
+
+def _operators(crossover_prob, mutation_rate, algorithm):
     crossover_prob = check_unit_interval("crossover_prob", crossover_prob)
     if mutation_rate is not None:
         mutation_rate = check_unit_interval("mutation_rate", mutation_rate, low_open=True)
@@ -38,7 +60,7 @@ def _operators(crossover_prob, mutation_rate):
         sampling=BinaryRandomSampling(),
         crossover=SinglePointCrossover(prob=crossover_prob),
         mutation=BitflipMutation(prob=1.0, prob_var=mutation_rate),
-        repair=NonEmptyRepair(),
+        repair=_MultiObjectiveRepair(algorithm),
     )
 
 
@@ -46,18 +68,19 @@ def _operators(crossover_prob, mutation_rate):
                    n_objectives=2, has_population=True)
 def configure_nsga2(pop_size=30, crossover_prob=0.9, mutation_rate=None,
                     eliminate_duplicates=True, **kwargs):
-    """pymoo's NSGA-II on bit strings, set up as in seed 003.
+    """pymoo's NSGA-II on bit strings, set up as in Nguyen et al. (2016).
 
     Parameters
     ----------
     pop_size : int, default=30
-        Population size [S003].
+        Population size [Nguyen et al. 2016].
     crossover_prob : float, default=0.9
-        Probability of single-point crossover of a mating pair [S003].
+        Probability of single-point crossover of a mating pair [Nguyen et al. 2016].
     mutation_rate : float, optional
-        Bit-flip probability per bit; default ``1/D`` (pymoo's ``min(0.5, 1/D)``) [S003].
+        Bit-flip probability per bit; default ``1/D`` (pymoo's ``min(0.5, 1/D)``)
+        [Nguyen et al. 2016].
     eliminate_duplicates : bool, default=True
-        pymoo's default; seed 003 does not say [A].
+        pymoo's default; Nguyen et al. (2016) do not say [A].
     **kwargs
         Further arguments of :class:`pymoo.algorithms.moo.nsga2.NSGA2` (and of pymoo's
         ``GeneticAlgorithm`` and ``Algorithm``); an unknown keyword raises ``TypeError``.
@@ -77,7 +100,8 @@ def configure_nsga2(pop_size=30, crossover_prob=0.9, mutation_rate=None,
     TypeError
         For a keyword argument NSGA-II does not take.
     ValueError
-        If ``pop_size``, ``crossover_prob`` or ``mutation_rate`` is out of range.
+        If ``pop_size``, ``crossover_prob`` or ``mutation_rate`` is out of range; and when the
+        run starts, if the problem has a single objective (before anything is evaluated).
 
     References
     ----------
@@ -97,22 +121,22 @@ def configure_nsga2(pop_size=30, crossover_prob=0.9, mutation_rate=None,
     kwargs.setdefault("selection", TournamentSelection(func_comp=binary_tournament))
     kwargs.setdefault("survival", RankAndCrowding())
     return NSGA2(pop_size=pop_size, eliminate_duplicates=eliminate_duplicates,
-                 **_operators(crossover_prob, mutation_rate), **kwargs)
+                 **_operators(crossover_prob, mutation_rate, "NSGA-II"), **kwargs)
 
 
 @algorithm_factory("SPEA2", builds=SPEA2, n_objectives=2, has_population=True)
 def configure_spea2(pop_size=30, crossover_prob=0.9, mutation_rate=None,
                     eliminate_duplicates=True, **kwargs):
-    """pymoo's SPEA2 on bit strings, set up as in seed 003.
+    """pymoo's SPEA2 on bit strings, set up as in Nguyen et al. (2016).
 
     Parameters
     ----------
     pop_size : int, default=30
-        Population and archive size [S003; archive size A].
+        Population and archive size [Nguyen et al. 2016; archive size A].
     crossover_prob : float, default=0.9
-        Probability of single-point crossover [S003].
+        Probability of single-point crossover [Nguyen et al. 2016].
     mutation_rate : float, optional
-        Bit-flip probability per bit; default ``1/D`` [S003].
+        Bit-flip probability per bit; default ``1/D`` [Nguyen et al. 2016].
     eliminate_duplicates : bool, default=True
         pymoo's default [A].
     **kwargs
@@ -128,7 +152,8 @@ def configure_spea2(pop_size=30, crossover_prob=0.9, mutation_rate=None,
     TypeError
         For a keyword argument SPEA2 does not take.
     ValueError
-        If ``pop_size``, ``crossover_prob`` or ``mutation_rate`` is out of range.
+        If ``pop_size``, ``crossover_prob`` or ``mutation_rate`` is out of range; and when the
+        run starts, if the problem has a single objective (before anything is evaluated).
 
     References
     ----------
@@ -149,4 +174,4 @@ def configure_spea2(pop_size=30, crossover_prob=0.9, mutation_rate=None,
     kwargs.setdefault("selection", TournamentSelection(spea_binary_tournament))
     kwargs.setdefault("survival", SPEA2Survival(normalize=True))
     return SPEA2(pop_size=pop_size, eliminate_duplicates=eliminate_duplicates,
-                 **_operators(crossover_prob, mutation_rate), **kwargs)
+                 **_operators(crossover_prob, mutation_rate, "SPEA2"), **kwargs)

@@ -1,4 +1,6 @@
-"""CSO: the competitive swarm optimiser for feature selection, CSO(C) and CSO(A) of seed 000."""
+"""CSO: the competitive swarm optimiser for feature selection (CSO(C), CSO(A) of Li et al. 2021)."""
+
+import math
 
 import numpy as np
 
@@ -16,26 +18,27 @@ class CSO(SwarmAlgorithm):
     Each generation the swarm is split into random pairs; in each pair the particle with the
     better fitness wins and passes on unchanged, the loser learns from the winner and from the
     swarm's mean position. Only the losers are evaluated, so a generation costs
-    ``pop_size // 2`` evaluations. Seed 000 runs it as CSO(C) with its weighted fitness FIT-A
+    ``pop_size // 2`` evaluations. Li et al. (2021) run it as CSO(C) with its weighted fitness FIT-A
     (``fitness="objective"``) and as CSO(A) with accuracy alone (``fitness="accuracy"``).
 
     Parameters
     ----------
     pop_size : int, default=30
-        Swarm size S [S000 §IV-C], at least 2.
+        Swarm size S [Li et al. 2021, §IV-C], at least 2.
     phi : float, default=0.1
-        Weight of the mean-position term [S000 §IV-C, after Gu et al.].
+        Weight of the mean-position term [Li et al. 2021, §IV-C, after Gu et al.].
+        Finite and non-negative (infinity is refused: it would make every position NaN).
     threshold : float, default=0.5
         Selection threshold lambda: feature ``d`` is selected iff ``x_d > lambda``
-        [S000 §IV-C "eta = 0.5"].
+        [Li et al. 2021, §IV-C "eta = 0.5"].
     fitness : {"objective", "accuracy"}, default="objective"
         CSO(C): the problem's objective (FIT-A on
         :class:`~pymoo_fs.problems.WeightedFeatureSelection`); CSO(A): the inner-CV error
-        alone (FIT-A') [S000 §IV-B].
+        alone (FIT-A') [Li et al. 2021, §IV-B].
     prefer_fewer : bool, default=True
         On equal fitness, the smaller subset wins the competition before a fair coin decides;
-        False: the coin alone [A]. A problem that orders lexicographically (seed 004's FIT-E)
-        always breaks ties by size.
+        False: the coin alone [A]. A problem that orders lexicographically (Yang et al. 2022's
+        FIT-E) always breaks ties by size.
     mean_position : {"global", "ring"}, default="global"
         ``x_bar`` is the whole swarm's mean (the global version) or the mean of the loser and
         its two neighbours on a ring of particle indices (Cheng & Jin's local version) [A].
@@ -67,7 +70,7 @@ class CSO(SwarmAlgorithm):
 
     Notes
     -----
-    One generation [Cheng & Jin 2015, Eq. 6-7; S001 Eq. 4]:
+    One generation [Cheng & Jin 2015, Eq. 6-7; Tran et al. 2019, Eq. 4]:
 
     1. ``x_bar``: the mean position of the swarm at the start of the generation;
     2. random pairs, winners and losers by fitness
@@ -80,7 +83,7 @@ class CSO(SwarmAlgorithm):
     Initial positions ``U[0, 1]^D``, velocities 0 [A]. **Archive.** Gu et al. keep a look-up
     table of evaluated subsets; here it is the evaluator's cache: a loser whose subset was
     seen before is answered from it, counted in ``n_eval`` (pymoo's count of masks asked for)
-    and in the evaluator's ``n_cache_hits``, not in its ``n_evaluations``. Seed 000 gives CSO
+    and in the evaluator's ``n_cache_hits``, not in its ``n_evaluations``. Li et al. (2021) give CSO
     ``T = 200`` generations for the 100 of the other swarms, the same number of evaluations:
     ``("n_gen", 201)`` costs ``S + 200 S / 2`` evaluations. A particle with no coordinate
     above lambda selects its largest coordinate (pymoo-fs's empty-subset rule).
@@ -91,7 +94,12 @@ class CSO(SwarmAlgorithm):
     Trans. Cybernetics 45(2):191-204, 2015, doi:10.1109/TCYB.2014.2322602. S. Gu, R. Cheng,
     Y. Jin, "Feature selection for high-dimensional classification using a competitive swarm
     optimizer", Soft Computing 22:811-822, 2018, doi:10.1007/s00500-016-2385-6. As configured
-    in A.-D. Li, B. Xue, M. Zhang, IEEE CEC 2021, doi:10.1109/CEC45853.2021.9504949.
+    in A.-D. Li, B. Xue, M. Zhang, IEEE CEC 2021, doi:10.1109/CEC45853.2021.9504949. Also compared
+    in B. Tran, B. Xue, M. Zhang, "Adaptive multi-subswarm optimisation for feature selection on
+    high-dimensional classification", GECCO 2019, doi:10.1145/3321707.3321713.
+    J.-Q. Yang, C.-H. Chen, J.-Y. Li, D. Liu, T. Li, Z.-H. Zhan, "Compressed-encoding particle
+    swarm optimization with fuzzy learning for large-scale feature selection", Symmetry
+    14(6):1142, 2022, doi:10.3390/sym14061142.
 
     Examples
     --------
@@ -106,7 +114,7 @@ class CSO(SwarmAlgorithm):
     50
     """
 
-    #: CSO(C) minimises the problem's objective, CSO(A) accuracy alone [S000 §IV-B]
+    #: CSO(C) minimises the problem's objective, CSO(A) accuracy alone [Li et al. 2021, §IV-B]
     registry_names = (RegistryName("CSO(C)", aliases=("CSO",), preset={"fitness": "objective"}),
                       RegistryName("CSO(A)", preset={"fitness": "accuracy"}))
     n_objectives = 1
@@ -116,7 +124,7 @@ class CSO(SwarmAlgorithm):
                  pbest_rule="better_or_fewer", **kwargs):
         super().__init__(pop_size, pbest_rule, fitness=fitness, **kwargs)
         self.pop_size = check_int("pop_size", pop_size, low=2)  # competitions need pairs
-        self.phi = check_real("phi", phi, low=0.0)
+        self.phi = check_real("phi", phi, low=0.0, high=math.inf, high_open=True)
         self.threshold = check_unit_interval("threshold", threshold)
         self.prefer_fewer = bool(prefer_fewer)
         self.mean_position = check_choice("mean_position", mean_position, ("global", "ring"))

@@ -18,12 +18,12 @@ class UBPSO(BPSO):
     Parameters
     ----------
     pop_size : int, default=30
-        Swarm size [S000 §IV-C].
+        Swarm size [Li et al. 2021, §IV-C].
     w_min, w_max : float, default=(0.4, 1.0)
-        Inertia weight at the first and at the last move [S000 §IV-C].
+        Inertia weight at the first and at the last move [Li et al. 2021, §IV-C].
     rho : float, default=0.9
-        Seed 000's rho [S000 §IV-C], in (0.5, 1). Its role is not recoverable from public
-        material; read as the largest selection probability [A, spec §9.2] (see
+        Li et al.'s (2021) rho [Li et al. 2021, §IV-C], in (0.5, 1). Its role is not recoverable
+        from public material; read as the largest selection probability [A] (see
         ``rho_mode``).
     rho_mode : {"vmax", "clip"}, default="vmax"
         ``"vmax"``: the velocity limit is ``ln(rho / (1 - rho))`` (2.197 for 0.9), so that
@@ -33,11 +33,11 @@ class UBPSO(BPSO):
         Velocity limit for ``rho_mode="clip"`` (default 6.0); must be omitted with
         ``"vmax"``.
     c1, c2 : float or tuple (low, high), default=2.0
-        Acceleration coefficients [A, spec §9.2].
+        Acceleration coefficients [A].
     pbest_rule : {"better", "better_or_fewer"}, default="better"
-        Strictly better fitness, as the seed-000 authors' code for FIT-A swarms [A].
+        Strictly better fitness, as the FSIPSO authors' code for FIT-A swarms [A].
     fitness : {"objective", "accuracy"}, default="objective"
-        Seed 000 gives UBPSO its weighted fitness FIT-A [S000 §IV-B].
+        Li et al. (2021) give UBPSO its weighted fitness FIT-A [Li et al. 2021, §IV-B].
     **kwargs
         pymoo's ``Algorithm`` keywords; any other keyword raises ``TypeError``.
 
@@ -97,9 +97,10 @@ class UBPSO(BPSO):
                              "rho_mode='clip'")
         if self.rho_mode == "vmax":
             vmax = math.log(self.rho / (1.0 - self.rho))
+        # checked first, so that a bad w_min is reported as w_min, not as BPSO's w
+        self._set_coefficients(w_min=w_min, w_max=w_max)
         super().__init__(pop_size, w=w_min, c1=c1, c2=c2, vmax=6.0 if vmax is None else vmax,
                          pbest_rule=pbest_rule, fitness=fitness, **kwargs)
-        self._set_coefficients(w_min=w_min, w_max=w_max)
         if self.w_min > self.w_max:
             raise ValueError(f"w_min must not exceed w_max, got w_min={w_min!r}, "
                              f"w_max={w_max!r}")

@@ -20,7 +20,7 @@ class VLPSO(VariableLengthSwarm):
     PSO); when the global best stagnates, the division with the best mean personal-best
     fitness sets the new maximum length and the others are resized below it.
 
-    The steps (spec §9.4; [P] the VLPSO code ``VarLenPSOMain``, ``VLSwarm``):
+    The steps ([P] the VLPSO code ``VarLenPSOMain``, ``VLSwarm``):
 
     1. **Rank** the features by SU with the class (``problem.symmetric_uncertainty()``).
     2. **Initialise** ``M`` divisions of ``pop_size // M`` particles of lengths ``s D // M``;
@@ -44,8 +44,8 @@ class VLPSO(VariableLengthSwarm):
     Parameters
     ----------
     pop_size : int or "auto", default="auto"
-        Particles: ``"auto"`` is ``D // 20``, at most 300, and 100 when that is <= 100 [P,
-        S004 Tab. 2]. The swarm holds ``M * (pop_size // M)`` of them.
+        Particles: ``"auto"`` is ``D // 20``, at most 300, and 100 when that is <= 100 [P;
+        Yang et al. 2022, Tab. 2]. The swarm holds ``M * (pop_size // M)`` of them.
     n_divisions : int, default=12
         ``M`` [P: ``SIZE_DIVISION`` 12]; at most ``pop_size`` are used.
     stagnation : int, default=9
@@ -69,8 +69,8 @@ class VLPSO(VariableLengthSwarm):
     ranking : {"su", "index"}, default="su"
         Feature ranking; ``"index"`` keeps the original order.
     discretization : {"mdl", "equal_width", "equal_frequency", "mutual_info"}, default="mdl"
-        The relevance measure the ranking sorts by: SU after MDL bins (spec §1.4, the
-        authors' SU code), after 10 equal-width or equal-frequency bins, or scikit-learn's
+        The relevance measure the ranking sorts by: SU after MDL bins (Fayyad & Irani's, as
+        the authors' SU code), after 10 equal-width or equal-frequency bins, or scikit-learn's
         mutual information (:func:`pymoo_fs.relevance.relevance_measure`) [A].
     **kwargs
         pymoo's ``Algorithm`` keywords; any other keyword raises ``TypeError``.
@@ -100,9 +100,9 @@ class VLPSO(VariableLengthSwarm):
     [A: the code's ``calculatePc`` is in a jar that is not public]. The tournament draws its
     two particles uniformly among the others that have dimension ``d`` (the code retries
     random draws up to ``P`` times, falling back to the particle itself) [A]. The fitness is
-    the problem's (seed 001's FIT-B in the S001 study; the code's is leave-one-out balanced
-    1-NN accuracy). No local search (the code's ``LOCAL_SEARCH`` is off). A length change is
-    skipped while the evaluation budget cannot pay for it.
+    the problem's (FIT-B of the AMSO paper, Tran et al. GECCO 2019, under the preset S001; the
+    code's is leave-one-out balanced 1-NN accuracy). No local search (the code's ``LOCAL_SEARCH`` is
+    off). A length change is skipped while the evaluation budget cannot pay for it.
 
     References
     ----------
@@ -110,7 +110,12 @@ class VLPSO(VariableLengthSwarm):
     selection on high-dimensional classification", IEEE TEVC 23(3):473-487, 2019,
     doi:10.1109/TEVC.2018.2869405. J. J. Liang, A. K. Qin, P. N. Suganthan, S. Baskar,
     "Comprehensive learning particle swarm optimizer", IEEE TEVC 10(3):281-295, 2006. Code:
-    GitHub ``xyjigsaw/VarLenPSO`` (by B. Tran).
+    GitHub ``xyjigsaw/VarLenPSO`` (by B. Tran). Settings and fitness as run in
+    B. Tran, B. Xue, M. Zhang, "Adaptive multi-subswarm optimisation for feature selection on
+    high-dimensional classification", GECCO 2019, doi:10.1145/3321707.3321713.
+    J.-Q. Yang, C.-H. Chen, J.-Y. Li, D. Liu, T. Li, Z.-H. Zhan, "Compressed-encoding particle
+    swarm optimization with fuzzy learning for large-scale feature selection", Symmetry
+    14(6):1142, 2022, doi:10.3390/sym14061142.
 
     Examples
     --------
@@ -220,7 +225,7 @@ def exemplars(i, lengths, F, pc, n_features, random_state):
         For ``d < lengths[i]``: with probability ``pc``, the better (lower ``F``; the second on
         ties, as the code) of two distinct particles other than ``i`` drawn uniformly among
         those longer than ``d`` (``i`` stands in for a missing one); otherwise ``i``. ``i``
-        beyond its length.
+        beyond its length, and everywhere in a swarm of one particle (``n == 1``).
 
     Examples
     --------
@@ -238,6 +243,8 @@ def exemplars(i, lengths, F, pc, n_features, random_state):
     count = np.searchsorted(-lengths[others], -d, side="left")  # others longer than d
     learn = random_state.random(L) < pc
     u1, u2 = random_state.random(L), random_state.random(L)
+    if others.size == 0:  # a swarm of one particle: it is its own exemplar everywhere
+        return out
     a = np.minimum((u1 * count).astype(np.int64), np.maximum(count - 1, 0))
     b = np.minimum((u2 * (count - 1)).astype(np.int64), np.maximum(count - 2, 0))
     b = b + (b >= a)
