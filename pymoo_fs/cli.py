@@ -194,7 +194,12 @@ def _report(parser, args, guard):
     except OSError as exc:
         parser.exit(1, f"pymoo-fs report: error: cannot write the report to {str(out)!r}: "
                        f"{_one_line(exc)}\n")
-    print(f"wrote {paths['html']} and {paths['markdown']}")
+    print(f"wrote {paths['html']} and {paths['markdown']} (tables, legend, figures and "
+          f"provenance), {paths['latex'].name} (LaTeX), {paths['summary'].name} and "
+          f"{paths['summary_json'].name} (the tables' numbers), the figures as PNG, PDF and SVG")
+    if paths["removed"]:
+        print(f"removed {len(paths['removed'])} files of an earlier report that this one does "
+              f"not write again: {', '.join(p.name for p in paths['removed'])}")
     if paths["missing"]:
         print(f"the study is unfinished: {paths['missing']} runs are missing (listed in the "
               f"report)")

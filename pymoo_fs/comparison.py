@@ -16,8 +16,10 @@ What the files hold, beside the study store (``study.json``, ``runs/``, ``timing
   one row per front member (:data:`FRONT_COLUMNS`), and ``fronts.png``, each algorithm's best
   and average front on the training and test data;
 - runs returning one subset (``"weighted"``, ``"fite"``, ``"fitb"``): ``results.csv``
-  (:data:`SUBSET_COLUMNS`) and ``summary.csv``, the report's table (seed 000's Tables II and
-  III layout: sizes, test accuracies, Wilcoxon signs against the reference algorithm).
+  (:data:`SUBSET_COLUMNS`) and ``summary.csv``, the numbers of the report's table (the layout
+  of Li, Xue & Zhang's Tables II and III, CEC 2021: sizes, test accuracies, Wilcoxon signs and
+  p-values against the reference algorithm; columns
+  :data:`pymoo_fs.studies.report.SUBSET_SUMMARY_COLUMNS` without ``dataset``).
 """
 
 from dataclasses import dataclass
@@ -28,8 +30,9 @@ from pymoo_fs._validation import check_int, check_seed
 from pymoo_fs.algorithms.registry import algorithm_info, canonical_name, n_objectives
 from pymoo_fs.problems.objectives import make_objective, objective_names
 from pymoo_fs.studies import AlgorithmSpec, Budget, Protocol, StudySpec, StudySpecError
-from pymoo_fs.studies.report import (front_table, fronts_figure, load_results, run_table,
-                                     summary_tables, text_table, write_report)
+from pymoo_fs.studies.report import (all_features_line, front_table, fronts_figure,
+                                     load_results, run_table, summary_data, summary_tables,
+                                     text_table, write_report)
 from pymoo_fs.studies.runner import check_study, plan_runs, run_study
 
 __all__ = ["DEFAULT_ALGORITHMS", "FRONT_COLUMNS", "RESULT_COLUMNS",
@@ -90,7 +93,8 @@ def compare_spec(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generat
         pymoo generations (``("n_gen", generations)``; generation 1 is the initial population,
         so a run costs ``pop_size * generations`` evaluations; ISRPSO's local searches come on
         top, counted in its ``n_eval``). PAES, which evaluates one solution per generation,
-        runs for ``("n_eval", pop_size * generations)`` instead (seed 003: 30 x 100 = 3,000).
+        runs for ``("n_eval", pop_size * generations)`` instead (30 x 100 = 3,000 in Nguyen et
+        al., Soft Computing 2016, doi:10.1007/s00500-016-2128-8).
     pop_size : int, default=30
         Population or swarm size (SFS and SBS have none).
     seed : int, default=0
@@ -109,8 +113,9 @@ def compare_spec(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generat
         bi-objective ``"pareto"``, or the single objectives ``"weighted"``, ``"fite"``,
         ``"fitb"`` (FIT-B needs ``n_neighbors=1`` and an int ``cv``).
     alpha : float, optional
-        Weight of the error of the ``"weighted"`` objective (default 0.9; seed 000's FIT-A, 1
-        is accuracy alone). Refused for an objective without it.
+        Weight of the error of the ``"weighted"`` objective (default 0.9: the FIT-A of Li, Xue
+        & Zhang, IEEE CEC 2021, doi:10.1109/CEC45853.2021.9504949; 1 is accuracy alone).
+        Refused for an objective without it.
     mu : float, optional
         Weight of the balanced accuracy of ``"fitb"`` (default 0.8). Refused for an
         objective without it.
@@ -314,11 +319,14 @@ def _front_files(results):
 
 
 def _subset_files(results):
-    header, rows = summary_tables(results)[results.datasets[0]]
+    table = summary_data(results)[results.datasets[0]]
+    columns = table.columns[1:]  # one dataset: no dataset column
+    rows = [["" if isinstance(v, float) and v != v else v for v in row[1:]]
+            for row in table.rows]
     return {
         "results.csv": lambda path: _write_csv(path, _without_split(run_table(results),
                                                                     SUBSET_COLUMNS)),
-        "summary.csv": lambda path: _write_csv(path, (header, rows)),
+        "summary.csv": lambda path: _write_csv(path, (columns, rows)),
     }
 
 
@@ -363,7 +371,7 @@ data_dir, objective, alpha, mu, reference
     >>> c = compare("sonar", ["FSIPSO", "PSO", "SFS"], runs=2, generations=3, pop_size=10, cv=5,
     ...             objective="weighted", out=tempfile.mkdtemp())
     >>> print(format_table(c).splitlines()[2][:40])
-    algorithm           #features mean (std)
+    algorithm            #features  T_f  bes
     """
     spec = compare_spec(dataset, algorithms, runs, generations, pop_size, seed, n_neighbors,
                         cv, test_size, data_dir, objective, alpha, mu, reference)
@@ -385,8 +393,9 @@ def format_table(comparison):
         laid out for a terminal: per algorithm, hypervolume (higher is better) and IGD (lower
         is better) of the training and test fronts as mean ± std over runs, the Wilcoxon sign
         of the test hypervolume against the reference, front size, evaluations, seconds and
-        Q-measure; or, for single-objective runs, seed 000's columns (sizes, test
-        accuracies, their signs). The first row is all features.
+        Q-measure, then a line with the all-features scores; or, for single-objective runs,
+        the columns of Li, Xue & Zhang's Tables II and III (CEC 2021: sizes, test accuracies,
+        their signs), the first row all features.
     """
     spec, results = comparison.spec, comparison.results
     header, rows = summary_tables(results)[comparison.dataset]
@@ -397,4 +406,8 @@ def format_table(comparison):
              f"{spec.protocol.objective.describe()}")
     legend = (f"+/=/-: {spec.reference_label} significantly better / no significant "
               f"difference / worse (Wilcoxon rank-sum, alpha 0.05)")
-    return "\n".join([title, legend, *text_table(header, rows)])
+    lines = [title, legend, *text_table(header, rows)]
+    if results.pareto:  # the all-features scores have no hypervolume: a line of their own
+        line = all_features_line(results, comparison.dataset)
+        lines.append(line[:1].upper() + line[1:])
+    return "\n".join(lines)

@@ -96,12 +96,12 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         ``"balanced_accuracy"`` keep the KNN fast path; any other scikit-learn scorer name or
         callable goes through ``cross_val_score``.
     pop_size : int, default=None
-        Swarm (population) size for an algorithm given by name; None is 30 [S003]. Must be None
-        when ``algorithm`` is an instance (set the instance's own).
+        Swarm (population) size for an algorithm given by name; None is 30 (as in Nguyen et
+        al. 2016). Must be None when ``algorithm`` is an instance (set the instance's own).
     n_gen : int or None, default=100
         Budget: number of generations, the initial swarm included (``n_gen * pop_size``
-        evaluations for a swarm that evaluates every particle once per generation) [S003: 100
-        iterations].
+        evaluations for a swarm that evaluates every particle once per generation; Nguyen et
+        al. 2016 ran 100 iterations).
     max_evals : int, "auto" or None, default="auto"
         Budget: number of subset evaluations. The search stops after the first generation that
         reaches it, so it may exceed it by less than one generation. ``"auto"`` bounds the
@@ -123,7 +123,8 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         issued and the smallest subset is taken). The default keeps the error within ``tol``
         of the best found; the knee depends on the front's extremes (on min-max scaled Sonar a
         one-feature subset with error 0.36 puts it at 2 features, error 0.19, where
-        ``"within_tol"`` takes 8 features, error 0.12) [A].
+        ``"within_tol"`` takes 8 features, error 0.12); the default is our choice, not a
+        paper's.
     tol : float, default=0.01
         Error tolerance of ``select="within_tol"``, ``>= 0``.
     n_jobs : int, default=None

@@ -12,6 +12,7 @@ from pymoo_fs.analysis import nondominated
 from pymoo_fs.comparison import (FRONT_COLUMNS, RESULT_COLUMNS, SUBSET_COLUMNS, compare,
                                  compare_spec, format_table)
 from pymoo_fs.studies import StudySpecError, plan_runs
+from pymoo_fs.studies.report import SUBSET_SUMMARY_COLUMNS, summary_tables
 from pymoo_fs.studies.runner import problem_of
 
 ALGORITHMS = ["ISRPSO", "MOPSO", "CMDPSOFS", "NSGA-II"]  # the default set
@@ -102,8 +103,8 @@ def test_fronts_csv_lists_every_front_member(done):
 
 def test_the_directory_holds_the_store_the_files_and_the_report(done, monkeypatch):
     out = done.paths["results"].parent
-    assert {"study.json", "runs", "timing", "reference", "results.csv", "fronts.csv",
-            "fronts.png", "report"} == {p.name for p in out.iterdir()}
+    assert {"study.json", "runs", "timing", "reference", "provenance.json", "results.csv",
+            "fronts.csv", "fronts.png", "report"} == {p.name for p in out.iterdir()}
     assert done.paths["figure"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert done.paths["report"] == out / "report" / "report.html"
     figure = comparison.fronts_figure(done.results, "sonar")
@@ -146,9 +147,10 @@ def test_format_table_names_every_algorithm_and_its_sign(done):
                                "pareto")
     assert "ISRPSO significantly better" in lines[1]
     assert "HV train" in lines[2] and "IGD test" in lines[2] and "T_HV" in lines[2]
-    assert lines[4].startswith("all features")
-    for name, line in zip(ALGORITHMS, lines[5:]):
+    for name, line in zip(ALGORITHMS, lines[4:]):
         assert line.startswith(name) and "±" in line
+    # the all-features scores have no hypervolume: a line of their own under the table
+    assert lines[-1].startswith("All 60 features: training (inner CV) accuracy ")
     assert len(lines) == 5 + len(ALGORITHMS)
 
 
@@ -201,18 +203,23 @@ def weighted(tmp_path_factory):
 
 def test_weighted_comparison_writes_seed_000s_table(weighted):
     assert weighted.spec.protocol.objective.alpha == 0.8
-    header, rows = _read_csv(weighted.paths["summary"])
-    assert header[:6] == ["algorithm", "#features mean (std)", "T_f", "best test",
-                          "test mean (std)", "T_a"]
-    assert [row[0] for row in rows] == ["all features", "FSIPSO", "PSO (reference)", "SFS"]
-    for name, row in zip(["FSIPSO", "PSO", "SFS"], rows[1:]):
+    header, rows = _read_csv(weighted.paths["summary"])  # numbers, one row per algorithm
+    assert header == list(SUBSET_SUMMARY_COLUMNS[1:])
+    assert [row[0] for row in rows] == ["FSIPSO", "PSO", "SFS"]
+    for name, row in zip(["FSIPSO", "PSO", "SFS"], rows):
+        row = dict(zip(header, row))
         records = [r for r in weighted.results.records if r["algorithm"] == name]
         sizes = [len(r["features"][0]) for r in records]
         tests = [r["score_test"][0] for r in records]
-        assert row[1].startswith(f"{np.mean(sizes):.1f}")
-        assert row[3] == f"{max(tests):.4f}"
-        assert row[4].startswith(f"{np.mean(tests):.4f}")
-        assert row[2] in ("+", "=", "-", "") and row[5] in ("+", "=", "-", "")
+        assert float(row["n_features_mean"]) == np.mean(sizes)
+        assert float(row["test_score_best"]) == max(tests)
+        assert float(row["test_score_mean"]) == pytest.approx(np.mean(tests), abs=1e-15)
+        assert row["reference"] == str(name == "PSO")
+        assert row["n_features_sign"] in ("+", "=", "-", "")
+        assert row["test_score_sign"] in ("+", "=", "-", "")
+    text_header, text_rows = summary_tables(weighted.results)["sonar"]  # the printed table
+    assert text_header[:6] == ("algorithm", "#features", "T_f", "best test", "test", "T_a")
+    assert [r[0] for r in text_rows] == ["all features", "FSIPSO", "PSO (reference)", "SFS"]
     for r in weighted.results.records:
         assert np.shape(r["F_train"]) == (1, 1)
         assert r["F_train"][0][0] == pytest.approx(0.8 * (1 - r["score_train"][0])

@@ -17,11 +17,12 @@ average_front, best_front
 plot_fronts
     Training/test Pareto-front figure, drawn off-screen (Agg).
 selection_frequency, q_measure
-    How consistently runs select the same features (seed 002's Q-measure).
-plot_convergence, plot_selection_frequency, tsne_embedding, plot_tsne
+    How consistently runs select the same features (Butler-Yeoman, Xue & Zhang's Q-measure,
+    AusDM 2015).
+plot_convergence, plot_selection_frequency, plot_selection_heatmap, tsne_embedding, plot_tsne
     The other figures of a study.
 rank_sum, signed_rank
-    The seeds' Wilcoxon tests of a reference algorithm against another, with +/=/- signs.
+    The papers' Wilcoxon tests of a reference algorithm against another, with +/=/- signs.
 choose_from_front, knee_index
     One subset from a front: the knee, the lowest error, the smallest within a tolerance of
     it, or the best within a feature budget.
@@ -33,8 +34,8 @@ ParetoFrontDisplay
 from pymoo_fs.analysis.choice import choose_from_front, knee_index
 from pymoo_fs.analysis.consistency import q_measure, selection_frequency
 from pymoo_fs.analysis.display import ParetoFrontDisplay
-from pymoo_fs.analysis.figures import (plot_convergence, plot_selection_frequency, plot_tsne,
-                                       tsne_embedding)
+from pymoo_fs.analysis.figures import (plot_convergence, plot_selection_frequency,
+                                       plot_selection_heatmap, plot_tsne, tsne_embedding)
 from pymoo_fs.analysis.fronts import average_front, best_front, rescore_front
 from pymoo_fs.analysis.indicators import hypervolume, igd, nondominated, reference_front
 from pymoo_fs.analysis.plotting import plot_fronts
@@ -51,6 +52,7 @@ __all__ = [
     "plot_convergence",
     "plot_fronts",
     "plot_selection_frequency",
+    "plot_selection_heatmap",
     "plot_tsne",
     "tsne_embedding",
     "q_measure",

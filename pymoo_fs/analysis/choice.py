@@ -47,7 +47,8 @@ def choose_from_front(error, n_features, rule="knee", tol=0.01):
             error.
         int ``k >= 1``
             A feature budget: the lowest error among the subsets with at most ``k`` features.
-            Ties (on the grid): fewer features. Raises ``ValueError`` when every subset has more than ``k``.
+            Ties (on the grid): fewer features. Raises ``ValueError`` when every subset has
+            more than ``k``.
     tol : float, default=0.01
         Absolute error tolerance of ``"within_tol"`` (0.01 is one percentage point of error),
         ``>= 0``; unused by the other rules.

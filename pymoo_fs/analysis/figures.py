@@ -9,7 +9,8 @@ import numpy as np
 
 from pymoo_fs.analysis.plotting import _styles
 
-__all__ = ["plot_convergence", "plot_selection_frequency", "plot_tsne", "tsne_embedding"]
+__all__ = ["plot_convergence", "plot_selection_frequency", "plot_selection_heatmap", "plot_tsne",
+           "tsne_embedding"]
 
 
 def _figure(n_panels=1, width=6.0, height=4.5):
@@ -27,7 +28,7 @@ def _save(fig, path):
     return fig
 
 
-def plot_convergence(traces, ylabel, path=None, title=None):
+def plot_convergence(traces, ylabel, path=None, title=None, xscale="log"):
     """Mean convergence curve of each algorithm over its runs, with the runs' range.
 
     Parameters
@@ -41,37 +42,58 @@ def plot_convergence(traces, ylabel, path=None, title=None):
     path : path, optional
         Save as PNG.
     title : str, optional
+    xscale : {"log", "linear", "budget"}, default="log"
+        The x axis: evaluations on a logarithmic axis (so that a 3,000-evaluation run and a
+        60,000-evaluation one both use the width), on a linear axis, or each algorithm's own
+        budget: the share of the evaluations its longest run spent (0 to 100 %).
 
     Returns
     -------
     fig : matplotlib.figure.Figure
-        x: evaluations; per algorithm the mean over runs (of each run's value carried forward
-        at every evaluation count any run reached) as a line, and the min-max band.
+        Per algorithm the mean over runs (of each run's value carried forward at every
+        evaluation count any run reached) as a line, the min-max band, and a marker where
+        the longest run ends.
 
     Raises
     ------
     ValueError
-        If ``traces`` is empty or a run's two arrays differ in length or are empty.
+        If ``traces`` is empty, a run's two arrays differ in length or are empty, or
+        ``xscale`` is unknown.
 
     Examples
     --------
     >>> from pymoo_fs.analysis import plot_convergence
     >>> fig = plot_convergence({"PSO": [([10, 20, 30], [0.3, 0.2, 0.2]),
     ...                                 ([10, 20, 30], [0.4, 0.25, 0.1])]}, "best fitness")
-    >>> fig.axes[0].get_xlabel()
-    'evaluations'
+    >>> fig.axes[0].get_xlabel(), fig.axes[0].get_xscale()
+    ('evaluations (log scale)', 'log')
     """
     if not traces:
         raise ValueError("traces must hold at least one algorithm")
+    if xscale not in ("log", "linear", "budget"):
+        raise ValueError(f"xscale must be 'log', 'linear' or 'budget', got {xscale!r}")
     fig, (ax,) = _figure()
     styles = _styles(list(traces))
     for name, runs in traces.items():
         grid, values = _common_grid(runs, name)
+        if xscale == "budget":
+            grid = 100.0 * grid / grid[-1]
         color, marker, linestyle = styles[name]
         ax.fill_between(grid, values.min(axis=0), values.max(axis=0), color=color, alpha=0.15,
-                        linewidth=0)
-        ax.plot(grid, values.mean(axis=0), color=color, linestyle=linestyle, label=name)
-    ax.set_xlabel("evaluations")
+                        linewidth=0, step="post")
+        mean = values.mean(axis=0)
+        ax.step(grid, mean, where="post", color=color, linestyle=linestyle, label=name)
+        ax.plot(grid[-1:], mean[-1:], linestyle="none", marker=marker, color=color,
+                markerfacecolor="none")
+    if xscale == "log":
+        from matplotlib.ticker import FuncFormatter, LogLocator
+
+        ax.set_xscale("log")
+        ax.xaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+        ax.xaxis.set_minor_formatter(FuncFormatter(lambda x, _: ""))
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}"))
+    ax.set_xlabel({"log": "evaluations (log scale)", "linear": "evaluations",
+                   "budget": "share of the algorithm's evaluations (%)"}[xscale])
     ax.set_ylabel(ylabel)
     ax.grid(True, alpha=0.3)
     ax.legend(loc="best", fontsize="small")
@@ -100,7 +122,10 @@ def _common_grid(runs, name):
 
 
 def plot_selection_frequency(frequencies, path=None, title=None):
-    """Sorted selection frequency of the features, one curve per algorithm (seed 002, Fig. 1).
+    """Sorted selection frequency of the features, one curve per algorithm.
+
+    The view of T. Butler-Yeoman, B. Xue, M. Zhang, "Particle swarm optimisation for feature
+    selection: a size-controlled approach", AusDM 2015, CRPIT 168, section 5.5, Fig. 1.
 
     Parameters
     ----------
@@ -135,6 +160,90 @@ def plot_selection_frequency(frequencies, path=None, title=None):
     ax.set_ylim(-0.02, 1.02)
     ax.grid(True, alpha=0.3)
     ax.legend(loc="best", fontsize="small")
+    if title:
+        ax.set_title(title)
+    return _save(fig, path)
+
+
+def plot_selection_heatmap(frequencies, path=None, title=None, max_features=80, q=None,
+                           feature_names=None):
+    """Selection frequency of every feature by every algorithm, as a heatmap.
+
+    Parameters
+    ----------
+    frequencies : dict of {str: array-like of float, shape (n_features,)}
+        Per algorithm, the fraction of runs that selected each feature
+        (:func:`~pymoo_fs.analysis.selection_frequency`), in [0, 1].
+    path : path, optional
+        Save as PNG.
+    title : str, optional
+    max_features : int, default=80
+        At most this many columns: with more features, the ``max_features`` features most
+        often selected over all algorithms (mean frequency; ties by index), in index order.
+    q : dict of {str: float}, optional
+        A Q-measure per algorithm (:func:`~pymoo_fs.analysis.q_measure`), shown beside its
+        name.
+    feature_names : sequence of str, optional
+        Column labels; default the 0-based feature indices.
+
+    Returns
+    -------
+    fig : matplotlib.figure.Figure
+        Rows: algorithms, in the order given; columns: features; colour: the fraction of runs
+        that selected the feature (white 0, dark 1), with a colour bar. A consistent algorithm
+        has a few dark cells and a pale rest; an indiscriminate one a uniform grey row.
+
+    Raises
+    ------
+    ValueError
+        If ``frequencies`` is empty, its arrays differ in length or leave [0, 1], or
+        ``max_features`` is below 1.
+
+    References
+    ----------
+    T. Butler-Yeoman, B. Xue, M. Zhang, "Particle swarm optimisation for feature selection: a
+    size-controlled approach", AusDM 2015, CRPIT 168, §5.5 (selection frequencies and the
+    Q-measure).
+
+    Examples
+    --------
+    >>> from pymoo_fs.analysis import plot_selection_heatmap
+    >>> fig = plot_selection_heatmap({"PSO": [1.0, 0.5, 0.0], "SFS": [1.0, 0.0, 0.0]},
+    ...                              q={"PSO": 0.5, "SFS": 1.33})
+    >>> [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    ['PSO (Q 0.50)', 'SFS (Q 1.33)']
+    """
+    if not frequencies:
+        raise ValueError("frequencies must hold at least one algorithm")
+    if max_features < 1:
+        raise ValueError(f"max_features must be at least 1, got {max_features!r}")
+    names = list(frequencies)
+    F = [np.asarray(frequencies[n], dtype=float) for n in names]
+    if any(f.ndim != 1 or f.shape != F[0].shape for f in F):
+        raise ValueError("frequencies must be 1-D arrays of one length (one per feature)")
+    F = np.vstack(F)
+    if not np.all((F >= 0) & (F <= 1)):
+        raise ValueError("frequencies must lie in [0, 1]")
+    n_features = F.shape[1]
+    columns = np.arange(n_features)
+    if n_features > max_features:
+        order = np.lexsort((columns, -F.mean(axis=0)))
+        columns = np.sort(order[:max_features])
+    labels = ([str(i) for i in columns] if feature_names is None
+              else [str(feature_names[i]) for i in columns])
+    width = min(14.0, max(6.0, 0.14 * columns.size + 2.5))
+    fig, (ax,) = _figure(width=width, height=1.2 + 0.45 * len(names))
+    image = ax.imshow(F[:, columns], aspect="auto", cmap="Greys", vmin=0.0, vmax=1.0,
+                      interpolation="nearest")
+    ax.set_yticks(np.arange(len(names)))
+    ax.set_yticklabels([f"{n} (Q {q[n]:.2f})" if q and n in q else n for n in names])
+    step = max(1, int(np.ceil(columns.size / 40)))
+    ax.set_xticks(np.arange(0, columns.size, step))
+    ax.set_xticklabels(labels[::step], rotation=90, fontsize="x-small")
+    shown = (f"the {columns.size} most often selected of {n_features} features"
+             if columns.size < n_features else f"all {n_features} features")
+    ax.set_xlabel(f"feature (0-based index; {shown})")
+    fig.colorbar(image, ax=ax, label="fraction of runs", fraction=0.05, pad=0.01)
     if title:
         ax.set_title(title)
     return _save(fig, path)

@@ -56,7 +56,7 @@ def _styles(names):
             for i, name in enumerate(names)}
 
 
-def _draw_panel(ax, fronts, styles, title, full_error, averages=None):
+def _draw_panel(ax, fronts, styles, title, full_error, averages=None, n_features=None):
     """Draw one panel: each front as hollow markers joined by a step line in ratio order.
 
     With ``averages``, each algorithm's average front is drawn too, in its colour with small
@@ -83,10 +83,15 @@ def _draw_panel(ax, fronts, styles, title, full_error, averages=None):
     ax.set_ylabel("Classification error")
     ax.grid(True, alpha=0.3)
     ax.legend(loc="best", fontsize="small")
+    if n_features is not None:
+        top = ax.secondary_xaxis("top", functions=(lambda r: r * n_features,
+                                                    lambda k: k / n_features))
+        top.set_xlabel("Number of features selected", fontsize="small")
+        top.tick_params(labelsize="small")
 
 
 def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_error=None,
-                train_average=None, test_average=None):
+                train_average=None, test_average=None, n_features=None):
     """Plot the fronts of several algorithms on training and, optionally, test data.
 
     Parameters
@@ -110,9 +115,13 @@ def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_erro
     train_average, test_average : dict of {str: array_like of float, shape (n, 2)}, optional
         Each algorithm's "average" front (:func:`~pymoo_fs.analysis.average_front`) on
         training and test data, drawn beside its front of ``train_fronts`` /
-        ``test_fronts`` (then taken to be the "best" fronts) in the same colour, as seed
-        003's figures do: labels ``NAME-Best`` and ``NAME-Ave``. Names must be among the
-        fronts' names; a test average needs ``test_fronts``.
+        ``test_fronts`` (then taken to be the "best" fronts) in the same colour, as Nguyen et
+        al.'s figures do (Soft Computing 2016, doi:10.1007/s00500-016-2128-8): labels
+        ``NAME-Best`` and ``NAME-Ave``. Names must be among the fronts' names; a test average
+        needs ``test_fronts``.
+    n_features : int, optional
+        The dataset's number of features ``D``: each panel then has a second x axis on top
+        counting the features selected (``D`` times the fraction).
 
     Returns
     -------
@@ -130,8 +139,8 @@ def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_erro
     ValueError
         If ``train_fronts`` or ``test_fronts`` is not a non-empty dict of (n, 2) finite
         arrays, an average front names an algorithm without a front (or is given for the
-        test panel without ``test_fronts``), ``full_error`` is not a pair, or the parent
-        directory of ``path`` does not exist.
+        test panel without ``test_fronts``), ``full_error`` is not a pair, ``n_features`` is
+        not a positive int, or the parent directory of ``path`` does not exist.
 
     Notes
     -----
@@ -168,6 +177,10 @@ def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_erro
         raise ValueError(
             f"full_error must be a pair (train_error, test_error), got {full_error!r}"
         )
+    if n_features is not None and (isinstance(n_features, bool)
+                                   or not isinstance(n_features, (int, np.integer))
+                                   or n_features < 1):
+        raise ValueError(f"n_features must be a positive int, got {n_features!r}")
     if path is not None:
         path = os.fspath(path)
         parent = os.path.dirname(os.path.abspath(path))
@@ -181,9 +194,11 @@ def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_erro
     fig = Figure(figsize=(6.0 * n_panels, 4.5), layout="constrained")
     FigureCanvasAgg(fig)
     axes = np.atleast_1d(fig.subplots(1, n_panels, sharex=True, sharey=True, squeeze=False)[0])
-    _draw_panel(axes[0], train, styles, _PANEL_TITLES[0], full_error[0], averages[0])
+    _draw_panel(axes[0], train, styles, _PANEL_TITLES[0], full_error[0], averages[0],
+                n_features)
     if test is not None:
-        _draw_panel(axes[1], test, styles, _PANEL_TITLES[1], full_error[1], averages[1])
+        _draw_panel(axes[1], test, styles, _PANEL_TITLES[1], full_error[1], averages[1],
+                    n_features)
         axes[1].yaxis.set_tick_params(labelleft=True)
     if title is not None:
         fig.suptitle(title)

@@ -3,10 +3,15 @@
 Every run is independent and identified by (dataset, algorithm label, run index, outer fold);
 its seed is ``run_seed(study seed, dataset, label, run, fold)``, so results do not depend on the
 number of workers or the order in which runs finish. Finished runs are written to the store as
-they arrive; a run already in the store is never recomputed.
+they arrive; a run already in the store is never recomputed. Each session that runs runs adds
+its provenance to the store (:func:`environment`: versions, machine; the date and the spec's
+hash), which the report prints.
 """
 
+import datetime
+import hashlib
 import os
+import platform
 import sys
 import time
 from collections import OrderedDict
@@ -22,8 +27,8 @@ from pymoo_fs.studies.protocols import (load_dataset_cached, make_problem, outer
 from pymoo_fs.studies.spec import Protocol, StudySpec, StudySpecError
 from pymoo_fs.studies.store import ResultStore, RunKey
 
-__all__ = ["check_study", "execute_run", "plan_runs", "prepare_study", "problem_of",
-           "reference_record", "run_study"]
+__all__ = ["check_study", "environment", "execute_run", "plan_runs", "prepare_study",
+           "problem_of", "reference_record", "run_study"]
 
 #: problems kept per process (each holds an evaluator with its training data)
 _PROBLEM_CACHE_SIZE = 4
@@ -197,7 +202,9 @@ def run_study(spec, directory, n_jobs=1, scheduler=None, progress=True, stream=N
         processes; any other value is the address of a running Dask scheduler
         (``tcp://host:8786``). Needs ``dask.distributed`` (``pip install "pymoo-fs[dask]"``).
     progress : bool, default=True
-        A tqdm progress bar over the runs (with an ETA) and a line per finished run.
+        A tqdm progress bar over the runs (with an ETA), a line per finished run and, when
+        the runs are made in this process and ``stream`` is a terminal, a second bar over the
+        current run's budget (its generations, evaluations or seconds, with an ETA).
     stream : file-like, optional
         Where progress goes (default ``sys.stderr``).
     check : callable, optional
@@ -216,6 +223,16 @@ def run_study(spec, directory, n_jobs=1, scheduler=None, progress=True, stream=N
         As :func:`prepare_study`, before any run starts.
     KeyboardInterrupt
         When interrupted; every run finished before is in the store.
+
+    Notes
+    -----
+    When there are runs to make, a session is added to the store's ``provenance.json``
+    (:meth:`~pymoo_fs.studies.ResultStore.add_session`) before the first: ``started`` (UTC,
+    ISO 8601), :func:`environment`'s ``versions`` and ``machine``, ``spec_sha256`` (of the
+    stored ``study.json``), ``runs_planned``, ``n_jobs`` and ``scheduler``; when the session
+    ends, ``finished``, ``runs_computed`` and ``status`` (``"completed"``, ``"interrupted"``
+    or ``"failed"``) are added. The run files themselves hold nothing of the session, so they
+    stay identical whoever makes them.
     """
     if not isinstance(spec, StudySpec):
         raise TypeError(f"spec must be a StudySpec, got {type(spec).__name__}")
@@ -223,19 +240,84 @@ def run_study(spec, directory, n_jobs=1, scheduler=None, progress=True, stream=N
     keys = plan_runs(spec)
     todo = [k for k in keys if not store.has(k)]
     bar = _Progress(len(keys), len(keys) - len(todo), progress, stream)
+    if not todo:
+        bar.close()
+        return store
+    session = store.add_session({
+        "started": _now(), **environment(),
+        "spec_sha256": hashlib.sha256(store.spec_path.read_bytes()).hexdigest(),
+        "runs_planned": len(todo), "n_jobs": n_jobs, "scheduler": scheduler})
     check = check if check is not None else (lambda: None)
+    computed, status = 0, "failed"
     try:
-        for key, record, seconds in _executor(spec, todo, n_jobs, scheduler, check):
+        for key, record, seconds in _executor(spec, todo, n_jobs, scheduler, check, bar):
             store.write_run(key, record, seconds)
+            computed += 1
             bar.done(key, record, seconds)
             check()
+        status = "completed"
+    except KeyboardInterrupt:
+        status = "interrupted"
+        raise
     finally:
         bar.close()
+        store.update_session(session, finished=_now(), runs_computed=computed, status=status)
     return store
 
 
+def environment():
+    """The versions and the machine a study runs with (its provenance).
+
+    Returns
+    -------
+    env : dict
+        ``"versions"``: ``{"pymoo-fs", "pymoo", "numpy", "scipy", "scikit-learn", "numba",
+        "python"}`` -> version string (``"?"`` where unknown); ``"machine"``: ``"node"`` (host
+        name), ``"system"`` (e.g. ``"Linux 6.8.0"``), ``"machine"`` (e.g. ``"x86_64"``),
+        ``"processor"`` (the CPU's model name where the system says it), ``"cores"``
+        (``os.cpu_count()``).
+
+    Examples
+    --------
+    >>> from pymoo_fs.studies.runner import environment
+    >>> sorted(environment()["versions"])
+    ['numba', 'numpy', 'pymoo', 'pymoo-fs', 'python', 'scikit-learn', 'scipy']
+    """
+    from importlib import metadata
+
+    from pymoo_fs import __version__
+
+    versions = {"pymoo-fs": __version__}
+    for name in ("pymoo", "numpy", "scipy", "scikit-learn", "numba"):
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:  # pragma: no cover - all are dependencies
+            versions[name] = "?"
+    versions["python"] = platform.python_version()
+    machine = {"node": platform.node(), "system": f"{platform.system()} {platform.release()}",
+               "machine": platform.machine(), "processor": _processor(),
+               "cores": os.cpu_count()}
+    return {"versions": versions, "machine": machine}
+
+
+def _processor():
+    """The CPU's model name: /proc/cpuinfo's where there is one, else platform's."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.lower().startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _now():
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
 # ---------------------------------------------------------------------------------- executors
-def _executor(spec, keys, n_jobs, scheduler, check):
+def _executor(spec, keys, n_jobs, scheduler, check, progress=None):
     """Yield ``(key, record, seconds)`` as runs finish."""
     if not keys:
         return
@@ -247,7 +329,15 @@ def _executor(spec, keys, n_jobs, scheduler, check):
         _warm_up(spec, keys[0])
         for key in keys:
             check()
-            yield (key, *execute_run(spec, key, callback=lambda algorithm: check()))
+            if progress is not None:
+                progress.start(key)
+
+            def callback(algorithm):
+                if progress is not None:
+                    progress.step(algorithm)
+                check()
+
+            yield (key, *execute_run(spec, key, callback=callback))
     else:
         from joblib import Parallel, delayed, parallel_config
 
@@ -432,7 +522,7 @@ class _Trace:
 
 
 class _Progress:
-    """A tqdm bar over the runs and one line per finished run."""
+    """A tqdm bar over the runs, one line per finished run, and a bar over the current run."""
 
     def __init__(self, total, done, enabled, stream):
         self.enabled = enabled
@@ -440,6 +530,7 @@ class _Progress:
         self.total = total
         self.count = done
         self.bar = None
+        self.run_bar = None
         if enabled:
             from tqdm.auto import tqdm
 
@@ -448,8 +539,38 @@ class _Progress:
             if done:
                 self.bar.write(f"{done} of {total} runs already in the store", file=self.stream)
 
+    def start(self, key):
+        """A run begins in this process: a bar over its budget (on a terminal only; in a log
+        file its redrawings would be noise)."""
+        if self.bar is None or not getattr(self.stream, "isatty", lambda: False)():
+            return
+        from tqdm.auto import tqdm
+
+        self._close_run()
+        self.run_bar = tqdm(total=100, desc=f"  {key}", unit="%", file=self.stream,
+                            leave=False, position=1, dynamic_ncols=True,
+                            bar_format="{desc}: {percentage:3.0f}%|{bar}| "
+                                       "{elapsed}<{remaining}{postfix}")
+
+    def step(self, algorithm):
+        """After a generation of the current run: its share of the budget, its counts."""
+        if self.run_bar is None:
+            return
+        share = getattr(algorithm.termination, "perc", 0.0) or 0.0
+        done = int(round(100 * min(max(float(share), 0.0), 1.0)))
+        if done > self.run_bar.n:
+            self.run_bar.update(done - self.run_bar.n)
+        self.run_bar.set_postfix_str(f"generation {algorithm.n_gen}, "
+                                     f"{algorithm.evaluator.n_eval} evaluations")
+
+    def _close_run(self):
+        if self.run_bar is not None:
+            self.run_bar.close()
+            self.run_bar = None
+
     def done(self, key, record, seconds):
         self.count += 1
+        self._close_run()
         if self.bar is not None:
             self.bar.write(
                 f"[{self.count}/{self.total}] {key}: {len(record['features'])} solution(s), "
@@ -457,5 +578,6 @@ class _Progress:
             self.bar.update(1)
 
     def close(self):
+        self._close_run()
         if self.bar is not None:
             self.bar.close()

@@ -6,6 +6,7 @@ Layout of a study directory::
     runs/<dataset>/<algorithm>/run-000_fold-00.json
     timing/<dataset>/<algorithm>/run-000_fold-00.json
     reference/<dataset>_fold-00.json             all-features scores of each split
+    provenance.json                              who ran it: one entry per session
 
 A run file holds everything the run computed: the masks (as selected feature indices), their
 objectives and scores on training (inner CV) and test data, the evaluations counted by pymoo,
@@ -13,7 +14,8 @@ computed by the evaluator and answered from its cache, the per-generation trace,
 seed and configuration. Its content depends only on the spec and the run's identity, so a study
 resumed after a kill, or run with any number of workers, writes byte-identical run files. The
 wall-clock seconds of a run, which differ from one execution to the next, are kept beside it in
-``timing/``.
+``timing/``, and the versions, machine and date of each session that ran runs in
+``provenance.json``.
 """
 
 import os
@@ -113,6 +115,35 @@ class ResultStore:
             keys.append(RunKey(path.parent.parent.name, path.parent.name,
                                int(run.split("-")[1]), int(fold.split("-")[1])))
         return sorted(keys)
+
+    # ------------------------------------------------------------------ provenance
+    @property
+    def provenance_path(self):
+        """Path: ``provenance.json``."""
+        return self.directory / "provenance.json"
+
+    def read_provenance(self):
+        """dict or None: ``{"sessions": [session, ...]}``, None if never written."""
+        return read_json(self.provenance_path) if self.provenance_path.exists() else None
+
+    def add_session(self, session):
+        """Append a session (a dict of plain values) to ``provenance.json``, atomically.
+
+        Returns
+        -------
+        index : int
+            The session's position, for :meth:`update_session`.
+        """
+        provenance = self.read_provenance() or {"sessions": []}
+        provenance["sessions"].append(dict(session))
+        write_json_atomic(self.provenance_path, provenance)
+        return len(provenance["sessions"]) - 1
+
+    def update_session(self, index, **fields):
+        """Set fields of a stored session (e.g. when it finished), atomically."""
+        provenance = self.read_provenance()
+        provenance["sessions"][index].update(fields)
+        write_json_atomic(self.provenance_path, provenance)
 
     # ------------------------------------------------------------------ references
     def reference_path(self, dataset, fold):

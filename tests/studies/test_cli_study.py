@@ -47,7 +47,11 @@ def test_study_then_report(study, capsys):
     page = (report / "report.html").read_text()
     assert page.count("data:image/png;base64,") == 3  # best and average fronts, convergence,
     assert "CMDPSOFS (reference)" in page               # selection frequency
-    assert sorted(p.name for p in report.glob("*.csv")) == ["fronts.csv", "runs.csv"]
+    assert sorted(p.name for p in report.glob("*.csv")) == [
+        "all_features.csv", "fronts.csv", "runs.csv", "summary.csv"]
+    assert sorted(p.name for p in report.glob("sonar_fronts.*")) == [
+        "sonar_fronts.pdf", "sonar_fronts.png", "sonar_fronts.svg"]
+    assert (report / "tables.tex").is_file() and (out / "provenance.json").is_file()
     runs = (report / "runs.csv").read_text().splitlines()
     assert runs[0] == ("dataset,fold,algorithm,run,hv_train,igd_train,hv_test,igd_test,n_eval,"
                        "seconds,front_size") and len(runs) == 5
