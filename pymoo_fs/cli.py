@@ -62,9 +62,10 @@ def build_parser():
     p.add_argument("--objective", choices=tuple(objective_names()), default="pareto",
                    help="pareto: bi-objective fronts (error, selection ratio); weighted: "
                         "alpha*error + (1-alpha)*|S|/D; fite: error, ties to fewer features; "
-                        "fitb: seed 001's FIT-B (--n-neighbors 1); the single objectives take "
+                        "fitb: FIT-B of Tran et al. 2019 (--n-neighbors 1); the single objectives "
+                        "take "
                         f"single-objective algorithms ({', '.join(algorithm_names(1))}) and "
-                        "print seed 000's table")
+                        "print a table like Li et al. 2021's")
     p.add_argument("--alpha", type=float, default=None,
                    help="weight of the error in the weighted objective (default 0.9)")
     p.add_argument("--mu", type=float, default=None,

@@ -1,4 +1,13 @@
-"""Selection consistency across runs: per-feature frequencies and seed 002's Q-measure."""
+"""Selection consistency across runs: per-feature frequencies and the Q-measure.
+
+Both as Butler-Yeoman et al. (2015, §5.5) define them.
+
+References
+----------
+T. Butler-Yeoman, B. Xue, M. Zhang, "Particle swarm optimisation for feature selection: a
+size-controlled approach", AusDM 2015, Conferences in Research and Practice in
+Information Technology 168.
+"""
 
 import numpy as np
 
@@ -16,8 +25,9 @@ def selection_frequency(masks):
     Returns
     -------
     frequency : ndarray of float64, shape (n_features,)
-        The fraction of the runs that selected each feature: 0 never, 1 in every run (seed 002
-        §5.5: "the number of times that each feature is selected ... scaled to [0, 1]").
+        The fraction of the runs that selected each feature: 0 never, 1 in every run
+        (Butler-Yeoman et al. 2015, §5.5: "the number of times that each feature is selected ...
+        scaled to [0, 1]").
 
     Raises
     ------
@@ -40,7 +50,7 @@ def selection_frequency(masks):
 
 
 def q_measure(frequency):
-    """Seed 002's Q-measure of selection consistency (higher is more consistent).
+    """Butler-Yeoman et al.'s (2015) Q-measure of selection consistency (higher is more consistent).
 
     Parameters
     ----------

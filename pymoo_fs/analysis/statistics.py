@@ -1,9 +1,10 @@
-"""The seeds' significance tests: Wilcoxon rank-sum and signed-rank, with +/=/- signs.
+"""The papers' significance tests: Wilcoxon rank-sum and signed-rank, with +/=/- signs.
 
-Seeds 000-002 compare the reference (proposed) algorithm with each other one by the Wilcoxon
-rank-sum test at alpha = 0.05; seed 004 uses the signed-rank test on paired results (one run
-per outer fold). Both report a sign from the reference's point of view: ``+`` the reference is
-significantly better, ``-`` significantly worse, ``=`` no significant difference.
+Li et al. (2021), Tran et al. (2019) and Butler-Yeoman et al. (2015) compare the reference
+(proposed) algorithm with each other one by the Wilcoxon rank-sum test at alpha = 0.05; Yang et
+al. (2022) use the signed-rank test on paired results (one run per outer fold). Both report a sign
+from the reference's point of view: ``+`` the reference is significantly better, ``-`` significantly
+worse, ``=`` no significant difference.
 
 A sign alone hides how much the test could see: ``=`` between 2 runs and 2 runs cannot be
 anything else at alpha = 0.05, ``=`` between 30 and 30 says the difference is small. So every
@@ -11,6 +12,23 @@ result also carries the Vargha-Delaney A12 effect size (:func:`vargha_delaney`, 
 probability that a reference value is better than an other value) and the number of values
 on each side, and :meth:`SignificanceTest.label` writes the three together, e.g.
 ``"+ A12=0.91 (30/30)"``.
+
+References
+----------
+A.-D. Li, B. Xue, M. Zhang, "A forward search inspired particle swarm optimization
+algorithm for feature selection in classification", IEEE CEC 2021, pp. 786-793,
+doi:10.1109/CEC45853.2021.9504949.
+
+B. Tran, B. Xue, M. Zhang, "Adaptive multi-subswarm optimisation for feature selection on
+high-dimensional classification", GECCO 2019, doi:10.1145/3321707.3321713.
+
+T. Butler-Yeoman, B. Xue, M. Zhang, "Particle swarm optimisation for feature selection: a
+size-controlled approach", AusDM 2015, Conferences in Research and Practice in
+Information Technology 168.
+
+J.-Q. Yang, C.-H. Chen, J.-Y. Li, D. Liu, T. Li, Z.-H. Zhan, "Compressed-encoding particle
+swarm optimization with fuzzy learning for large-scale feature selection", Symmetry
+14(6):1142, 2022, doi:10.3390/sym14061142.
 """
 
 from dataclasses import dataclass
@@ -124,9 +142,10 @@ def rank_sum(reference, other, better="higher", alpha=0.05):
     -----
     The Wilcoxon rank-sum test and the Mann-Whitney U test are the same test; this is
     :func:`scipy.stats.mannwhitneyu` (two-sided, ``method="auto"``: exact without ties for small
-    samples, else the normal approximation with tie and continuity corrections). Seeds 000-002
-    use it at alpha = 0.05 [S000 §IV-C; S001 §5; S002 §4]. When every value of both samples is
-    equal the test cannot tell them apart: p = 1, the sign is ``"="`` and A12 = 0.5.
+    samples, else the normal approximation with tie and continuity corrections). Li et al.
+    (2021), Tran et al. (2019) and Butler-Yeoman et al. (2015) use it at alpha = 0.05 [Li et al.
+    2021, §IV-C; Tran et al. 2019, §5; Butler-Yeoman et al. 2015, §4]. When every value of both
+    samples is equal the test cannot tell them apart: p = 1, the sign is ``"="`` and A12 = 0.5.
 
     With few values the test cannot reach alpha however far apart the samples are: 3 against
     3 gives at best p = 0.1, so ``"="`` with A12 = 1.0 means "as separated as can be, too few
@@ -163,7 +182,7 @@ def rank_sum(reference, other, better="higher", alpha=0.05):
 
 
 def signed_rank(reference, other, better="higher", alpha=0.05):
-    """Wilcoxon signed-rank test of paired results (seed 004: one value per outer fold).
+    """Wilcoxon signed-rank test of paired results (Yang et al. 2022: one value per outer fold).
 
     Parameters
     ----------
@@ -198,7 +217,8 @@ def signed_rank(reference, other, better="higher", alpha=0.05):
     :func:`scipy.stats.wilcoxon` on the differences, two-sided, ``zero_method="wilcox"``
     (zero differences are dropped, Wilcoxon's original rule) and ``method="auto"``. When every
     difference is zero the samples are identical: p = 1, the sign is ``"="`` and A12 = 0.5.
-    Seed 004 uses the test at alpha = 0.05 over its 10 outer folds [S004 §4.2]; with ``m``
+    Yang et al. (2022) use the test at alpha = 0.05 over their 10 outer folds [Yang et al.
+    2022, §4.2]; with ``m``
     non-zero differences the smallest exact two-sided p is ``2 / 2**m``, so fewer than 6
     pairs can never give a sign.
 

@@ -78,11 +78,11 @@ class FeatureSelectionProblem(Problem):
     **Scores beside objectives.** Every evaluation also returns the evaluator's inner-CV score
     of each mask as ``out["score"]`` (shape ``(n,)``), which pymoo's evaluator stores on the
     individuals (``pop.get("score")``). Algorithms whose fitness is the classification score
-    alone (seed 000's FIT-A', ``fitness="accuracy"``) read it there, without reaching into the
-    evaluator.
+    alone (FIT-A' of Li et al. 2021, ``fitness="accuracy"``) read it there, without reaching into
+    the evaluator.
 
     **Ordering.** A single-objective problem orders masks by ``F``; a problem whose class
-    attribute :attr:`fewer_breaks_ties` is True (seed 004's FIT-E,
+    attribute :attr:`fewer_breaks_ties` is True (FIT-E of Yang et al. 2022,
     :class:`~pymoo_fs.problems.FitEFeatureSelection`) orders them lexicographically, ``F``
     then the number of selected features (:meth:`better`). The single-objective swarms read
     the attribute in their core (personal and global bests, CSO's competitions), so every
@@ -336,8 +336,8 @@ class FeatureSelectionProblem(Problem):
         The relevance measure of the ranking swarms (AMSO, VLPSO, CEPSO-FL, HFS-C-P) and of
         AMSO's local search and HFS-C-P's clustering: symmetric uncertainty of each feature
         with the class and between features, on the evaluator's training data after the
-        named discretisation (by default the MDL criterion with Weka's better encoding, spec
-        §1.4), or scikit-learn's mutual information for ranking alone. The training data
+        named discretisation (by default the MDL criterion with Weka's better encoding, Fayyad &
+        Irani 1993), or scikit-learn's mutual information for ranking alone. The training data
         never leave the problem; algorithms call this method instead of reaching into the
         evaluator.
 
@@ -442,8 +442,8 @@ class WeightedFeatureSelection(FeatureSelectionProblem):
     evaluator : Evaluator
         Scores masks on the training data.
     alpha : float, default=0.9
-        Weight of the classification term, in [0, 1]; ``alpha=1`` is accuracy alone (seed 000's
-        FIT-A', seed 002's FIT-C).
+        Weight of the classification term, in [0, 1]; ``alpha=1`` is accuracy alone (FIT-A'
+        of Li et al. 2021, FIT-C of Butler-Yeoman et al. 2015).
     X_test, y_test : optional
         Hold-out test set (see :class:`FeatureSelectionProblem`).
 
@@ -454,9 +454,9 @@ class WeightedFeatureSelection(FeatureSelectionProblem):
 
     Notes
     -----
-    Seed 000 (Li, Xue & Zhang, CEC 2021, Eq. 3) maximises
+    Li, Xue & Zhang (2021, Eq. 3) maximise
     ``alpha * acc + (1 - alpha) * (1 - |S|/D)``, which is ``1 - F``: minimising ``F`` selects the
-    same subsets. The empty mask is refused (see :class:`FeatureSelectionProblem`); the seed's
+    same subsets. The empty mask is refused (see :class:`FeatureSelectionProblem`); the authors'
     code passes it to Weka, which predicts the majority class.
 
     References
@@ -504,10 +504,10 @@ class BiObjectiveFeatureSelection(FeatureSelectionProblem):
 
     Notes
     -----
-    Seed 003 (Nguyen et al. 2016, Eq. 5-6) minimises ErrorRate = (FP + FN) / (TP + TN + FP +
+    Nguyen et al. (2016, Eq. 5-6) minimise ErrorRate = (FP + FN) / (TP + TN + FP +
     FN) and FeatureRate = #selected / #all. The empty mask is refused (see
-    :class:`FeatureSelectionProblem`); the spec's [A] "error 1.0 for the empty mask" is
-    replaced by that rule, so no front holds the point (1.0, 0).
+    :class:`FeatureSelectionProblem`); our earlier assumption [A], "error 1.0 for the empty
+    mask", is replaced by that rule, so no front holds the point (1.0, 0).
 
     References
     ----------

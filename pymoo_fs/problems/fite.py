@@ -30,7 +30,7 @@ class FitEFeatureSelection(FeatureSelectionProblem):
     empty_mask : {"refuse", "zero"}, default="refuse"
         ``"refuse"``: the empty mask raises ``ValueError`` like every pymoo-fs problem (the
         algorithms repair when they decode, so none is ever asked for). ``"zero"``: it is
-        scored with accuracy 0 (``F = 1``), the spec's [A] for FIT-E (§1.3); it then still
+        scored with accuracy 0 (``F = 1``), our assumption [A] for FIT-E; it then still
         wins a tie at accuracy 0 by its size. An empty mask is scored without asking the
         evaluator (counted neither as an evaluation nor as a cache hit). ``"zero"`` applies to
         :meth:`evaluate` only: :meth:`evaluate_flips` still refuses a flip that would empty
