@@ -19,6 +19,28 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Defaults shown once.
+
+    ``(default: ...)`` is added only where the help does not say its default already and the
+    default is a value (not None, not a flag's False). Building the parser imports nothing
+    heavy (no registry, scikit-learn or kernels), so that ``--help`` answers at once; the
+    names an option takes are checked when the command runs.
+    """
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if ("default" in text or action.default is None or action.default is False
+                or action.default is argparse.SUPPRESS or not action.option_strings):
+            return text
+        return f"{text} (default: %(default)s)"
+
+
+#: ``compare``'s default --algorithms: pymoo_fs.comparison.DEFAULT_ALGORITHMS, written here so
+#: that building the parser imports nothing heavy (a test keeps the two equal)
+_DEFAULT_ALGORITHMS = "ISRPSO,MOPSO,CMDPSOFS,NSGA-II"
+
+
 def build_parser():
     """The argument parser of ``pymoo-fs``.
 
@@ -26,10 +48,6 @@ def build_parser():
     -------
     parser : argparse.ArgumentParser
     """
-    from pymoo_fs.algorithms.registry import algorithm_names
-    from pymoo_fs.comparison import DEFAULT_ALGORITHMS
-    from pymoo_fs.problems.objectives import objective_names
-
     parser = _Parser(prog="pymoo-fs", description="Wrapper feature selection with pymoo.")
     parser.add_argument("--version", action="version", version=f"pymoo-fs {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -40,14 +58,15 @@ def build_parser():
                     "dataset (stratified train/test split, min-max scaling fitted on the "
                     "training part, KNN wrapper with inner cross-validation), then compare "
                     "their training and test fronts by hypervolume and IGD.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=_HelpFormatter,
     )
     p.add_argument("--dataset", default="musk1",
                    help="bundled name (musk1, sonar), a name in --data-dir/$PYMOO_FS_DATA, or "
                         "a CSV/ARFF/MAT path")
     p.add_argument("--data-dir", default=None, help="directory of datasets looked up by name")
-    p.add_argument("--algorithms", default=",".join(DEFAULT_ALGORITHMS),
-                   help=f"comma-separated, from {', '.join(algorithm_names(2))}")
+    p.add_argument("--algorithms", default=_DEFAULT_ALGORITHMS,
+                   help="comma-separated registered names ('pymoo-fs algorithms' lists "
+                        f"them; default: {_DEFAULT_ALGORITHMS})")
     p.add_argument("--runs", type=int, default=3, help="independent runs per algorithm")
     p.add_argument("--generations", type=int, default=100,
                    help="generations per run (the first is the initial population); PAES, "
@@ -59,13 +78,12 @@ def build_parser():
     p.add_argument("--n-neighbors", type=int, default=5, help="k of the KNN wrapper")
     p.add_argument("--folds", default="10", help="inner cross-validation folds, or 'loo'")
     p.add_argument("--test-size", type=float, default=0.3, help="fraction held out for testing")
-    p.add_argument("--objective", choices=tuple(objective_names()), default="pareto",
+    p.add_argument("--objective", default="pareto", metavar="OBJECTIVE",
                    help="pareto: bi-objective fronts (error, selection ratio); weighted: "
                         "alpha*error + (1-alpha)*|S|/D; fite: error, ties to fewer features; "
                         "fitb: FIT-B of Tran et al. 2019 (--n-neighbors 1); the single objectives "
-                        "take "
-                        f"single-objective algorithms ({', '.join(algorithm_names(1))}) and "
-                        "print a table like Li et al. 2021's")
+                        "take single-objective algorithms and print a table like Li et al. "
+                        "2021's")
     p.add_argument("--alpha", type=float, default=None,
                    help="weight of the error in the weighted objective (default 0.9)")
     p.add_argument("--mu", type=float, default=None,
@@ -82,7 +100,7 @@ def build_parser():
                     "algorithms x datasets x independent runs under one protocol and budget, "
                     "as the TOML spec says. Each finished run is stored at once, so a stopped "
                     "study resumes where it stopped when the same command is run again.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=_HelpFormatter,
     )
     p.add_argument("spec", help="the study's TOML file")
     p.add_argument("--out", default=None,
@@ -100,12 +118,21 @@ def build_parser():
         description="Read a study directory and write report.html (tables and figures "
                     "embedded) and report.md; an unfinished study is reported as far as it "
                     "goes, with its missing runs listed.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=_HelpFormatter,
     )
     p.add_argument("study", help="a study directory made by 'pymoo-fs study'")
     p.add_argument("--out", default=None, help="report directory (default: STUDY/report)")
     p.add_argument("--no-tsne", action="store_true",
                    help="skip the t-SNE views (the slowest figures on large datasets)")
+    p = sub.add_parser(
+        "algorithms",
+        help="list the registered algorithms: name, objectives, aliases",
+        description="List every registered algorithm by the name that --algorithms, study "
+                    "specs and the selector take, with its number of objectives (1: "
+                    "single-objective, 2: bi-objective), its aliases and its class.",
+    )
+    p.add_argument("--objectives", type=int, choices=(1, 2), default=None,
+                   help="only the algorithms of this many objectives")
     _add_datasets_parser(sub)
     return parser
 
@@ -121,9 +148,11 @@ def main(argv=None):
     Returns
     -------
     status : int
-        0 on success. Otherwise the process exits (:class:`SystemExit`) after a one-line
-        message on stderr: 2 for a bad option, dataset or output directory (found before any
-        run), 1 when the results cannot be written, 130 when interrupted (Ctrl-C).
+        0 on success; 1 when the reader of the output went away (a closed pipe). Otherwise the
+        process exits (:class:`SystemExit`) after a one-line message on stderr: 2 for a bad
+        option, dataset or output directory (found before any run), or no command at all (then
+        the usage and the list of commands), 1 when the results cannot be written, 130 when
+        interrupted (Ctrl-C).
 
     Notes
     -----
@@ -138,15 +167,24 @@ def main(argv=None):
     compilation of the evaluator's kernels is announced, as it takes about a minute.
     """
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv:  # bare ``pymoo-fs``: how to call it, not a one-line error
+        parser.exit(2, f"{parser.format_usage()}commands: compare, study, report, algorithms, "
+                       f"datasets; 'pymoo-fs COMMAND --help' explains each, 'pymoo-fs --help' "
+                       f"all of them\n")
     args = parser.parse_args(argv)
     command = {"compare": _compare, "study": _study, "report": _report,
-               "datasets": _datasets}[args.command]
+               "algorithms": _algorithms, "datasets": _datasets}[args.command]
     guard = InterruptGuard(args.command)
     try:
         with guard, _one_line_warnings(args.command), _compile_notice():
             return command(parser, args, guard)
     except KeyboardInterrupt:  # a Ctrl-C before the guard was installed, or from its checks
         parser.exit(130, f"\n{guard.message}\n")
+    except BrokenPipeError:  # the reader of stdout went away (``pymoo-fs algorithms | head``)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout
+        return 1
 
 
 def _study(parser, args, guard):
@@ -221,6 +259,11 @@ def _compare(parser, args, guard):
         parser.exit(2, f"pymoo-fs compare: error: argument --out: {str(out)!r} is not empty "
                        f"and holds no comparison (no study.json): choose a new or empty "
                        f"directory\n")
+    from pymoo_fs.problems.objectives import objective_names
+
+    if args.objective not in objective_names():
+        parser.exit(2, f"pymoo-fs compare: error: argument --objective: invalid choice: "
+                       f"{args.objective!r} (choose from {', '.join(objective_names())})\n")
     algorithms = [a for a in args.algorithms.split(",") if a.strip()]
     try:
         spec = compare_spec(
@@ -231,7 +274,7 @@ def _compare(parser, args, guard):
             reference=args.reference,
         )
     except ValueError as exc:
-        parser.exit(2, f"pymoo-fs compare: error: {_one_line(exc)}\n")
+        parser.exit(2, f"pymoo-fs compare: error: {_flags(_one_line(exc))}\n")
     guard.check()
     created = _writable_out(parser, out)
     guard.cleanups.append(lambda: _remove_empty(created))
@@ -262,6 +305,20 @@ def _compare(parser, args, guard):
     print(format_table(comparison))
     *first, last = [str(path) for path in comparison.paths.values()]
     print(f"\nwrote {', '.join(first)} and {last}")
+    return 0
+
+
+def _algorithms(parser, args, guard):
+    from pymoo_fs.algorithms.registry import algorithm_info, algorithm_names
+
+    rows = [("name", "objectives", "aliases", "class")]
+    for name in algorithm_names(args.objectives):
+        info = algorithm_info(name)
+        rows.append((name, str(info.n_objectives), ", ".join(info.aliases) or "-",
+                     info.reference))
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    for row in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row[:3], widths)) + "  " + row[3])
     return 0
 
 
@@ -369,6 +426,23 @@ def _remove_empty(directories):
             directory.rmdir()
         except OSError:
             return
+
+
+#: compare_spec's keywords and the ``compare`` options that give them
+_COMPARE_FLAGS = {"dataset": "--dataset", "algorithms": "--algorithms", "runs": "--runs",
+                  "generations": "--generations", "pop_size": "--pop-size", "seed": "--seed",
+                  "n_neighbors": "--n-neighbors", "inner_cv": "--folds", "cv": "--folds",
+                  "test_size": "--test-size", "data_dir": "--data-dir",
+                  "objective": "--objective", "alpha": "--alpha", "mu": "--mu",
+                  "reference": "--reference"}
+
+
+def _flags(message):
+    """``message``, when it starts with a Python keyword, with ``compare``'s option instead."""
+    import re
+
+    return re.sub(r"^(" + "|".join(sorted(_COMPARE_FLAGS, key=len, reverse=True))
+                  + r")(?![\w-])", lambda m: _COMPARE_FLAGS[m.group(1)], message, count=1)
 
 
 def _one_line(exc):

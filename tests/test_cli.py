@@ -110,11 +110,13 @@ def test_bad_arguments_as_a_command_print_no_traceback(args, fragment, tmp_path)
     assert proc.stdout == "" and not out.exists()
 
 
-def test_missing_command_exits_2(capsys):
+def test_missing_command_exits_2_with_the_usage(capsys):
     with pytest.raises(SystemExit) as excinfo:
         cli.main([])
     assert excinfo.value.code == 2
-    assert len(capsys.readouterr().err.splitlines()) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("usage: pymoo-fs")
+    assert "commands: compare, study, report, algorithms, datasets" in err
 
 
 def test_help_lists_the_options():
@@ -333,3 +335,86 @@ def test_weighted_objective_prints_seed_000s_table(tmp_path, capsys):
     assert "SFS significantly better" in text and "SFS (reference)" in text
     assert f"wrote {out / 'results.csv'}, {out / 'summary.csv'} and " in text
     assert {"results.csv", "summary.csv"} < {p.name for p in out.iterdir()}
+
+
+# ---- CLI polish (issue 24): fast help, one default, flags in errors, bare command, listing
+
+
+def test_building_the_parser_imports_no_registry_and_no_scikit_learn():
+    import subprocess
+    import sys
+
+    code = ("import sys; from pymoo_fs.cli import build_parser; p = build_parser(); "
+            "[p.parse_args([c, '--help']) if False else None for c in ('compare',)]; "
+            "import io, contextlib\n"
+            "for argv in (['--help'], ['compare', '--help'], ['study', '--help']):\n"
+            "    try:\n"
+            "        with contextlib.redirect_stdout(io.StringIO()): p.parse_args(argv)\n"
+            "    except SystemExit: pass\n"
+            "print(sorted(m for m in ('pymoo_fs.algorithms', 'pymoo_fs.comparison', 'sklearn', "
+            "'numba', 'pymoo') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_help_shows_each_default_once_and_no_none(capsys):
+    from pymoo_fs.cli import main
+
+    for argv in (["compare", "--help"], ["study", "--help"], ["report", "--help"]):
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 0
+        text = " ".join(capsys.readouterr().out.split())
+        assert "(default: None)" not in text and "(default: False)" not in text
+        assert "default 0.9) (default" not in text
+    with pytest.raises(SystemExit):
+        main(["compare", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "weight of the error in the weighted objective (default 0.9)" in text
+    assert "derived from it and the run index (default: 0)" in text
+    assert "default: ISRPSO,MOPSO,CMDPSOFS,NSGA-II" in text
+
+
+def test_the_help_names_the_default_algorithms_the_comparison_uses(capsys):
+    from pymoo_fs.cli import main
+    from pymoo_fs.comparison import DEFAULT_ALGORITHMS
+
+    with pytest.raises(SystemExit):
+        main(["compare", "--help"])
+    text = "".join(capsys.readouterr().out.split())
+    assert f"default:{','.join(DEFAULT_ALGORITHMS)})" in text
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--pop-size", "0", "--pop-size must be an int >= 2, got 0"),
+    ("--runs", "0", "--runs must be a positive int, got 0"),
+    ("--generations", "-1", "--generations must be an int >= 2, got -1"),
+    ("--test-size", "2", "--test-size must be a float strictly between 0 and 1, got 2.0"),
+    ("--n-neighbors", "0", "--n-neighbors must be a positive int, got 0"),
+    ("--folds", "1", "--folds must be an int >= 2 or 'loo', got 1"),
+    ("--objective", "foo", "argument --objective: invalid choice: 'foo' (choose from"),
+])
+def test_compare_errors_name_the_command_line_option(tmp_path, capsys, option, value, message):
+    from pymoo_fs.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["compare", "--dataset", "sonar", option, value, "--out", str(tmp_path / "o")])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pymoo-fs compare: error: ") and message in err
+    assert "pop_size" not in err and "n_neighbors" not in err and "inner_cv" not in err
+
+
+def test_algorithms_command_lists_the_registry(capsys):
+    from pymoo_fs.algorithms.registry import algorithm_names
+    from pymoo_fs.cli import main
+
+    assert main(["algorithms"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:2] == ["name", "objectives"]
+    assert [line.split()[0] for line in lines[1:]] == list(algorithm_names())
+    assert main(["algorithms", "--objectives", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()[1:]
+    assert [line.split()[0] for line in lines] == list(algorithm_names(2))
+    assert all(line.split()[1] == "2" for line in lines)
