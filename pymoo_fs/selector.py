@@ -30,7 +30,8 @@ from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from pymoo_fs.algorithms.registry import algorithm_names, make_algorithm, n_objectives
+from pymoo_fs.algorithms.registry import (algorithm_names, canonical_name, make_algorithm,
+                                         n_objectives)
 from pymoo_fs.analysis.choice import SELECTION_RULES, choose_from_front
 from pymoo_fs.analysis.display import ParetoFrontDisplay
 from pymoo_fs.analysis.indicators import hypervolume
@@ -69,15 +70,16 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
     algorithm : str or pymoo Algorithm, default=None
         A name of :func:`~pymoo_fs.algorithms.algorithm_names` (``"ISRPSO"``, ``"MOPSO"``,
         ``"CMDPSOFS"``, ``"NSGA-II"``, ``"SPEA2"`` for ``objective="pareto"``; ``"PSO"``,
-        ``"FSIPSO"``, ... for ``"weighted"``), or a configured, unused pymoo ``Algorithm``
-        instance (copied before the run; its termination, seed and callback are replaced by
-        this selector's). None is :data:`DEFAULT_ALGORITHMS` ``[objective]``: ISRPSO for
-        ``"pareto"``, PSO for ``"weighted"``, bounded by ``max_evals="auto"``. ISRPSO given by
-        name or instance is not bounded by ``n_gen`` alone: its local search spends evaluations
-        beyond ``pop_size * n_gen`` (on Musk1 with ``n_gen=100, pop_size=30``: 58,576
-        evaluations, 47 s, against 3,000 and 3.4 s for CMDPSOFS, with a front reaching 1
-        feature instead of 27; ``benchmarks/selector_fit.py``), and with a slow ``estimator``
-        every one of them is a ``cross_val_score``: give it a ``max_evals``.
+        ``"FSIPSO"``, ... for ``"weighted"``) or one of its registered aliases, any case
+        (``"nsga2"``, ``"CSO"``; :func:`~pymoo_fs.algorithms.canonical_name`), or a configured,
+        unused pymoo ``Algorithm`` instance (copied before the run; its termination, seed and
+        callback are replaced by this selector's). None is :data:`DEFAULT_ALGORITHMS`
+        ``[objective]``: ISRPSO for ``"pareto"``, PSO for ``"weighted"``, bounded by
+        ``max_evals="auto"``. ISRPSO given by name or instance is not bounded by ``n_gen`` alone:
+        its local search spends evaluations beyond ``pop_size * n_gen`` (on Musk1 with ``n_gen=100,
+        pop_size=30``: 58,576 evaluations, 47 s, against 3,000 and 3.4 s for CMDPSOFS, with a front
+        reaching 1 feature instead of 27; ``benchmarks/selector_fit.py``), and with a slow
+        ``estimator`` every one of them is a ``cross_val_score``: give it a ``max_evals``.
     objective : {"pareto", "weighted", "fite"}, default="pareto"
         ``"pareto"`` minimises (error, fraction of features selected) together
         (:class:`~pymoo_fs.problems.BiObjectiveFeatureSelection`); ``"weighted"`` minimises
@@ -181,9 +183,11 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
     ValueError
         In ``fit`` (``sklearn.utils._param_validation.InvalidParameterError``, a
         ``ValueError``): for a parameter outside its constraints, naming it and its value.
-        ``ValueError`` for a regressor as ``estimator``, an algorithm that does not match the
-        objective (or an instance already run, or ``pop_size`` with an instance), no budget,
-        fewer than 2 classes, or data the evaluator refuses.
+        ``ValueError`` for a regressor as ``estimator``, an unknown algorithm name (the message
+        lists the known ones), an algorithm that does not match the objective (or an instance
+        already run, or ``pop_size`` with an instance), no budget, fewer than 2 classes, a bool
+        for ``pop_size``, ``n_gen``, ``max_evals``, ``select`` or ``n_jobs`` (scikit-learn's
+        constraints would take ``True`` as 1), or data the evaluator refuses.
 
     See Also
     --------
@@ -246,7 +250,7 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
 
     _parameter_constraints = {
         "estimator": [HasMethods(["fit", "predict"]), None],
-        "algorithm": [StrOptions(set(algorithm_names())), Algorithm, None],
+        "algorithm": [str, Algorithm, None],  # names and aliases: checked by the registry
         "objective": [StrOptions(set(objective_names(generic=True)))],
         "alpha": [Interval(numbers.Real, 0, 1, closed="both")],
         "cv": ["cv_object", StrOptions({"loo"})],
@@ -305,6 +309,11 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
             See the class docstring.
         """
         self._validate_params()
+        for name in ("pop_size", "n_gen", "max_evals", "select", "n_jobs"):
+            value = getattr(self, name)
+            if isinstance(value, (bool, np.bool_)):  # scikit-learn takes True for the int 1
+                raise ValueError(f"{name} must be an int (or its documented options), got "
+                                 f"{value!r}: a bool is not a number")
         X, y = validate_data(self, X, y)
         check_classification_targets(y)
         if np.unique(y).size < 2:
@@ -388,7 +397,8 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
             if self.algorithm.problem is not None:
                 raise ValueError("algorithm instance has already been run; pass a fresh one")
             return copy.deepcopy(self.algorithm), type(self.algorithm).__name__
-        name = DEFAULT_ALGORITHMS[self.objective] if self.algorithm is None else self.algorithm
+        name = (DEFAULT_ALGORITHMS[self.objective] if self.algorithm is None
+                else canonical_name(self.algorithm))  # an alias ("nsga2") is its algorithm's
         if n_objectives(name) != want:
             fitting = ", ".join(algorithm_names(want))
             raise ValueError(f"algorithm={name!r} does not suit objective={self.objective!r}; "

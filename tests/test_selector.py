@@ -430,7 +430,7 @@ def test_verbose_one_shows_a_progress_bar_and_two_pymoos_table(sonar, capsys):
     ({"max_time": 0}, "'max_time' parameter"),
     ({"n_jobs": 0}, "'n_jobs' parameter"),
     ({"verbose": -1}, "'verbose' parameter"),
-    ({"algorithm": "SGD"}, "'algorithm' parameter"),
+    ({"algorithm": "SGD"}, "unknown algorithm 'SGD'; known: "),  # the registry names it
     ({"cv": 1}, "'cv' parameter"),
     ({"scoring": "nope"}, "'scoring' parameter"),
     ({"estimator": "knn"}, "'estimator' parameter"),

@@ -31,6 +31,8 @@ swarm optimization with fuzzy learning for large-scale feature selection", Symme
 14(6):1142, 2022, doi:10.3390/sym14061142.
 """
 
+import inspect
+
 import numpy as np
 from pymoo.core.algorithm import Algorithm
 from pymoo.core.population import Population
@@ -122,7 +124,10 @@ class FeatureSelectionAlgorithm(Algorithm):
     fitness = "objective"
 
     def __init__(self, **kwargs):
-        check_keywords(f"{type(self).__name__}()", kwargs, PYMOO_KEYWORDS)
+        unknown = [k for k in kwargs if k not in PYMOO_KEYWORDS]
+        if unknown:  # list the class's own parameters too, not only pymoo's
+            check_keywords(f"{type(self).__name__}()", kwargs,
+                           set(PYMOO_KEYWORDS) | _own_parameters(type(self)))
         if kwargs.get("output") is None:
             kwargs["output"] = (SingleObjectiveOutput() if self.n_objectives == 1
                                 else MultiObjectiveOutput())
@@ -650,3 +655,17 @@ def _criteria(termination):
         if inner is not None:
             stack.append(inner)
     return found
+
+
+def _own_parameters(cls):
+    """Named parameters of the ``__init__`` of ``cls`` and of its pymoo-fs bases (for the
+    message of an unknown keyword)."""
+    names = set()
+    for klass in cls.__mro__:
+        init = klass.__dict__.get("__init__")
+        if init is None or not klass.__module__.startswith("pymoo_fs"):
+            continue
+        for name, param in inspect.signature(init).parameters.items():
+            if param.kind in (param.POSITIONAL_OR_KEYWORD, param.KEYWORD_ONLY) and name != "self":
+                names.add(name)
+    return names

@@ -47,7 +47,7 @@ import inspect
 
 from pymoo.core.algorithm import Algorithm
 
-from pymoo_fs._validation import check_int
+from pymoo_fs._validation import check_int, check_positive_int
 from pymoo_fs.algorithms.metadata import AlgorithmInfo, RegistryName, check_name
 from pymoo_fs.algorithms.moo import (CMDPSOFS, ISRPSO, MOPSO, configure_nsga2, configure_paes,
                                      configure_spea2)
@@ -406,7 +406,8 @@ def make_algorithm(name, pop_size=30, **kwargs):
         ``"package.module:Class"`` (see :func:`algorithm_reference`).
     pop_size : int, default=30
         Population or swarm size, passed to factories that take a ``pop_size`` (ignored by
-        SFS, SBS and SRTSO, which have none; PAES's factory checks and ignores it).
+        SFS, SBS and SRTSO, which have none, once checked: a value that is not a positive int
+        is refused by every algorithm; PAES's factory checks and ignores it).
     **kwargs
         Further constructor arguments.
 
@@ -429,6 +430,8 @@ def make_algorithm(name, pop_size=30, **kwargs):
                             f"(the name sets {key}={value!r})")
     if _takes_pop_size(info.factory):
         kwargs["pop_size"] = pop_size
+    else:  # ignored, but a bad value is still an error (True, "30", 0 mean nothing here)
+        check_positive_int("pop_size", pop_size)
     return info.factory(**info.preset, **kwargs)
 
 

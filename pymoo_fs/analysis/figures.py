@@ -263,12 +263,26 @@ def tsne_embedding(X, random_state=0, perplexity=30.0):
     Returns
     -------
     Y : ndarray of float64, shape (n_samples, 2)
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not 2-D with at least 2 samples and 1 feature.
+
+    Notes
+    -----
+    The embedding starts from PCA (scikit-learn's ``init="pca"``), which needs 2 features; a
+    one-feature ``X`` (a selection of a single feature) starts from a random layout instead.
     """
     from sklearn.manifold import TSNE
 
     X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[0] < 2 or X.shape[1] < 1:
+        raise ValueError(f"X must be 2-D with at least 2 samples and 1 feature for a t-SNE "
+                         f"view, got shape {X.shape}")
     perplexity = min(perplexity, max(1.0, (X.shape[0] - 1) / 3))
-    return TSNE(n_components=2, perplexity=perplexity, init="pca",
+    return TSNE(n_components=2, perplexity=perplexity,
+                init="pca" if X.shape[1] >= 2 else "random",
                 random_state=random_state).fit_transform(X)
 
 

@@ -59,9 +59,9 @@ class Dataset:
     Raises
     ------
     ValueError
-        If ``X`` is not 2-D, ``y`` is not 1-D with one entry per row of ``X``, ``y`` holds a
-        code outside ``0 .. len(classes) - 1``, or ``feature_names`` does not have one name per
-        column.
+        If ``X`` is not numeric or not 2-D, ``y`` is not 1-D with one entry per row of ``X``,
+        ``y`` holds a code outside ``0 .. len(classes) - 1``, or ``feature_names`` does not have
+        one name per column.
 
     Notes
     -----
@@ -86,7 +86,10 @@ class Dataset:
     citation: str = ""
 
     def __post_init__(self):
-        X = np.ascontiguousarray(self.X, dtype=np.float64)
+        try:
+            X = np.ascontiguousarray(self.X, dtype=np.float64)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"X must be a numeric 2-D array: {error}") from None
         y = np.asarray(self.y)
         classes = np.asarray(self.classes)
         names = [str(f) for f in self.feature_names]

@@ -191,6 +191,33 @@ class FeatureSelectionProblem(Problem):
         return self
 
     # ------------------------------------------------------------------ evaluation
+    def evaluate(self, X: Any, *args: Any, **kwargs: Any) -> Any:
+        """pymoo's ``Problem.evaluate``, with the shape of ``X`` checked first.
+
+        Parameters
+        ----------
+        X : array-like of bool, shape (n, n_features) or (n_features,)
+            Masks (or pymoo's object arrays of individuals, passed on as they are).
+        *args, **kwargs
+            As pymoo's ``Problem.evaluate`` (``return_values_of``, ...).
+
+        Returns
+        -------
+        out
+            As pymoo's ``Problem.evaluate``: ``F`` by default, shape (n, n_obj).
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not one mask or a 2-D array of masks over ``n_features`` columns (pymoo
+            would stop on an ``assert``), or for an empty or non-boolean mask.
+        """
+        if isinstance(X, np.ndarray) and X.dtype != object:
+            if X.ndim not in (1, 2) or X.shape[-1] != self.n_var:
+                raise ValueError(f"X must hold masks over the {self.n_var} features, shaped "
+                                 f"(n, {self.n_var}) or ({self.n_var},); got shape {X.shape}")
+        return super().evaluate(X, *args, **kwargs)
+
     def _evaluate(self, x, out, *args, **kwargs):
         masks = as_masks(x, self.n_var)
         _refuse_empty(masks)
@@ -595,9 +622,13 @@ def flip_masks(mask: ArrayLike, features: ArrayLike) -> np.ndarray:
     features = np.asarray(features)
     if features.ndim != 1 or not (features.size == 0
                                   or np.issubdtype(features.dtype, np.integer)):
-        raise ValueError("features must be a 1-D array of feature indices")
-    if features.size and (features.min() < 0 or features.max() >= mask.size):
-        raise ValueError(f"features must be in [0, {mask.size})")
+        raise ValueError(f"features must be a 1-D array of feature indices, got "
+                         f"{features.dtype} of shape {features.shape}")
+    if features.size:
+        bad = features[(features < 0) | (features >= mask.size)]
+        if bad.size:
+            raise ValueError(f"features must be feature indices in [0, {mask.size}), got "
+                             f"{int(bad[0])}")
     return flip_rows(mask, features)
 
 

@@ -9,7 +9,7 @@ store into tables, figures and an HTML report.
 from pymoo_fs.studies.runner import execute_run, plan_runs, prepare_study, run_study
 from pymoo_fs.studies.spec import (PRESETS, AlgorithmSpec, Budget, Protocol, StudySpec,
                                    StudySpecError, load_study)
-from pymoo_fs.studies.store import ResultStore, RunKey
+from pymoo_fs.studies.store import ResultStore, RunKey, StoreFileError
 
 __all__ = [
     "AlgorithmSpec",
@@ -19,6 +19,7 @@ __all__ = [
     "ResultStore",
     "RunKey",
     "StudySpec",
+    "StoreFileError",
     "StudySpecError",
     "execute_run",
     "load_study",

@@ -127,7 +127,7 @@ def make_problem(protocol, X_train, y_train, X_test, y_test, seed, dataset, fold
 _datasets = {}
 
 
-def load_dataset_cached(dataset, data_dir=None):
+def load_dataset_cached(dataset, data_dir=None, target=None):
     """:func:`pymoo_fs.datasets.load_dataset`, read once per process (warnings shown once).
 
     Parameters
@@ -135,12 +135,14 @@ def load_dataset_cached(dataset, data_dir=None):
     dataset : str
         A name or path.
     data_dir : str, optional
+    target : str, optional
+        The class column (``load_dataset``'s ``target``); default the last one.
 
     Returns
     -------
     dataset : Dataset
     """
-    key = (dataset, data_dir)
+    key = (dataset, data_dir, target)
     if key not in _datasets:
-        _datasets[key] = load_dataset(dataset, data_dir=data_dir)
+        _datasets[key] = load_dataset(dataset, data_dir=data_dir, target=target)
     return _datasets[key]

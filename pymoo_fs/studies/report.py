@@ -41,7 +41,7 @@ from pymoo_fs.analysis import (average_front, best_front, hypervolume, igd, nond
                                q_measure, reference_front, selection_frequency, tsne_embedding)
 from pymoo_fs.analysis.statistics import rank_sum, signed_rank
 from pymoo_fs.studies.spec import Protocol
-from pymoo_fs.studies.store import ResultStore, RunKey
+from pymoo_fs.studies.store import REFERENCE_KEYS, ResultStore, RunKey, read_checked
 
 __all__ = ["ALL_FEATURES_COLUMNS", "CITATIONS", "FRONT_COLUMNS", "FRONT_RUN_COLUMNS",
            "FRONT_SUMMARY_COLUMNS", "MANIFEST", "SUBSET_RUN_COLUMNS", "SUBSET_SUMMARY_COLUMNS",
@@ -141,6 +141,10 @@ def load_results(directory, keys=None):
     ------
     ValueError
         If the directory holds no ``study.json``.
+    StoreFileError
+        (a ``ValueError``) Naming the file, if ``study.json``, a reference file, a run file or
+        ``provenance.json`` is damaged (truncated, not JSON, keys missing): a damaged run is
+        redone by running the study again.
     """
     directory = Path(directory)
     if not (directory / "study.json").is_file():
@@ -149,7 +153,7 @@ def load_results(directory, keys=None):
     spec = store.read_spec()
     references = {}
     for path in sorted((directory / "reference").glob("*_fold-*.json")):
-        record = read_json(path)
+        record = read_checked(path, REFERENCE_KEYS)
         references[(record["dataset"], record["fold"])] = record
     if keys is None:
         wanted = [RunKey(d, a["label"], run, fold) for (d, fold) in sorted(references)
@@ -874,7 +878,8 @@ def _tsne_figure(results, dataset, frequencies, data_dir):
     source = next((d for d in results.spec["datasets"]
                    if Path(d).name.split(".")[0] == dataset or d == dataset), dataset)
     try:
-        data = load_dataset(source, data_dir=data_dir or results.spec.get("data_dir"))
+        data = load_dataset(source, data_dir=data_dir or results.spec.get("data_dir"),
+                            target=results.spec.get("targets", {}).get(source))
     except ValueError:
         return None
     ref = results.spec["reference"]

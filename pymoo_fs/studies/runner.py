@@ -14,6 +14,7 @@ import os
 import platform
 import sys
 import time
+import warnings
 from collections import OrderedDict
 
 import numpy as np
@@ -22,8 +23,7 @@ from pymoo.optimize import minimize
 from pymoo_fs.analysis import hypervolume
 from pymoo_fs.pareto import dominated_rows
 from pymoo_fs.seeds import run_seed
-from pymoo_fs.studies.protocols import (load_dataset_cached, make_problem, outer_splits,
-                                       prepare_split)
+from pymoo_fs.studies.protocols import make_problem, outer_splits, prepare_split
 from pymoo_fs.studies.spec import Protocol, StudySpec, StudySpecError
 from pymoo_fs.studies.store import ResultStore, RunKey
 
@@ -116,6 +116,10 @@ def prepare_study(spec, directory):
         name = _dataset_name(dataset, spec)
         for fold in range(spec.protocol.n_outer):
             if store.read_reference(name, fold) is None:
+                path = store.reference_path(name, fold)
+                if path.exists():
+                    warnings.warn(f"reference file {path} is damaged (not JSON, or keys "
+                                  f"missing): it is computed again", UserWarning, stacklevel=2)
                 store.write_reference(name, fold, reference_record(spec, dataset, fold))
     return store
 
@@ -200,7 +204,8 @@ def run_study(spec, directory, n_jobs=1, scheduler=None, progress=True, stream=N
     scheduler : str, optional
         ``"local"`` starts a Dask ``LocalCluster`` of ``n_jobs`` single-threaded worker
         processes; any other value is the address of a running Dask scheduler
-        (``tcp://host:8786``). Needs ``dask.distributed`` (``pip install "pymoo-fs[dask]"``).
+        (``tcp://host:8786``), given 10 seconds to answer (a ``ValueError`` naming the
+        address if it does not). Needs ``dask.distributed`` (``pip install "pymoo-fs[dask]"``).
     progress : bool, default=True
         A tqdm progress bar over the runs (with an ETA), a line per finished run and, when
         the runs are made in this process and ``stream`` is a terminal, a second bar over the
@@ -220,9 +225,18 @@ def run_study(spec, directory, n_jobs=1, scheduler=None, progress=True, stream=N
     Raises
     ------
     StudySpecError, OSError
-        As :func:`prepare_study`, before any run starts.
+        As :func:`prepare_study`, before any run starts (a damaged ``study.json`` is a
+        :class:`~pymoo_fs.studies.store.StoreFileError`, a ``ValueError`` naming it).
     KeyboardInterrupt
         When interrupted; every run finished before is in the store.
+
+    Warns
+    -----
+    UserWarning
+        For each run file of the plan that exists but is damaged (truncated, not JSON, keys
+        missing, another run's identity: :meth:`~pymoo_fs.studies.ResultStore.damaged`),
+        naming the file: the run is made again and its file rewritten. Likewise for a damaged
+        reference file (computed again by :func:`prepare_study`).
 
     Notes
     -----
@@ -238,7 +252,11 @@ def run_study(spec, directory, n_jobs=1, scheduler=None, progress=True, stream=N
         raise TypeError(f"spec must be a StudySpec, got {type(spec).__name__}")
     store = prepare_study(spec, directory)
     keys = plan_runs(spec)
-    todo = [k for k in keys if not store.has(k)]
+    damaged = {exc.path: exc for exc in store.damaged(keys)}
+    for exc in damaged.values():  # a truncated or corrupt run file is never trusted: redo it
+        warnings.warn(f"run file {exc.path} is damaged ({exc.reason}): the run is made "
+                      f"again", UserWarning, stacklevel=2)
+    todo = [k for k in keys if not store.has(k) or store.run_path(k) in damaged]
     bar = _Progress(len(keys), len(keys) - len(todo), progress, stream)
     if not todo:
         bar.close()
@@ -375,7 +393,13 @@ def _dask(spec, keys, workers, scheduler):
                                dashboard_address=None)
         client = Client(cluster)
     else:
-        client = Client(scheduler)
+        try:
+            client = Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError, ValueError, TypeError) as exc:
+            raise ValueError(
+                f"cannot reach the Dask scheduler {scheduler!r} ({type(exc).__name__}: "
+                f"{exc}); start one (dask scheduler), check the address "
+                "(tcp://host:8786), or use scheduler='local'") from None
     try:
         futures = [client.submit(_keyed_run, spec, key, 1, key=f"pymoo-fs-{_key_id(key)}",
                                  pure=False) for key in keys]
@@ -401,7 +425,7 @@ def _key_id(key):
 
 # ---------------------------------------------------------------------------------- pieces
 def _dataset_name(dataset, spec):
-    return load_dataset_cached(dataset, spec.data_dir).name
+    return spec.load_dataset(dataset).name
 
 
 def _problem(spec, dataset, name, fold, n_threads):
@@ -409,7 +433,7 @@ def _problem(spec, dataset, name, fold, n_threads):
     if key in _problems:
         _problems.move_to_end(key)
         return _problems[key]
-    data = load_dataset_cached(dataset, spec.data_dir)
+    data = spec.load_dataset(dataset)
     train, test = outer_splits(data.y, spec.protocol, spec.seed, name)[fold]
     parts = prepare_split(data.X, data.y, train, test, spec.protocol)
     problem = make_problem(spec.protocol, *parts, spec.seed, name, fold, n_threads=n_threads)
@@ -455,7 +479,7 @@ def reference_record(spec, dataset, fold=0):
     every = np.ones((1, problem.n_var), dtype=bool)
     return {"dataset": name, "fold": fold, "n_features": int(problem.n_var),
             "n_train": int(problem.n_train), "n_test": int(problem.X_test.shape[0]),
-            "classes": [str(c) for c in load_dataset_cached(dataset, spec.data_dir).classes],
+            "classes": [str(c) for c in spec.load_dataset(dataset).classes],
             "score_train": float(problem.score(every)[0]),
             "score_test": float(problem.holdout_score(every)[0])}
 
@@ -475,6 +499,13 @@ def _check_compatible(stored, current, directory):
             raise StudySpecError(
                 f"{directory} holds a study made with a different {field} "
                 f"({stored.get(field)!r}, now {current.get(field)!r}); use a new directory")
+    stored_targets, targets = stored.get("targets", {}), current.get("targets", {})
+    for d in set(stored.get("datasets", [])) & set(current["datasets"]):
+        if stored_targets.get(d) != targets.get(d):
+            raise StudySpecError(
+                f"{directory} holds runs of dataset {d!r} with another class column "
+                f"(target {stored_targets.get(d)!r}, now {targets.get(d)!r}); use a new "
+                "directory")
     before = {a["label"]: a for a in stored.get("algorithms", [])}
     for a in current["algorithms"]:
         old = before.get(a["label"])
@@ -494,6 +525,9 @@ def _merged_spec(stored, current):
     labels = {a["label"] for a in current["algorithms"]}
     merged["algorithms"] = current["algorithms"] + [a for a in stored.get("algorithms", [])
                                                     if a["label"] not in labels]
+    targets = {**stored.get("targets", {}), **current.get("targets", {})}
+    if targets:
+        merged["targets"] = dict(sorted(targets.items()))
     return merged
 
 

@@ -420,12 +420,18 @@ class StudySpec:
         Directory searched for dataset names (default ``$PYMOO_FS_DATA``).
     reference : str, optional
         Label of the reference algorithm of the statistical comparison (default: the first).
+    targets : mapping of str to str, optional
+        Class column of a dataset whose class is not its last column: dataset (as in
+        ``datasets``) -> column name (``load_dataset``'s ``target``; a spec's dataset table
+        ``{path = "...", target = "..."}``). Default: none. Stored in ``study.json`` only when
+        given.
 
     Raises
     ------
     ValueError
         For an invalid field, duplicate labels, an algorithm whose number of objectives does not
-        suit the protocol, or an unknown reference.
+        suit the protocol, an unknown reference, a ``data_dir`` that is not a str, or a target
+        of a dataset the study does not name.
     """
 
     name: str
@@ -437,6 +443,7 @@ class StudySpec:
     protocol: Any = "S003"
     data_dir: str | None = None
     reference: str | None = None
+    targets: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", self.name):
@@ -469,6 +476,20 @@ class StudySpec:
         if len(set(datasets)) != len(datasets):
             raise ValueError("datasets must not repeat a dataset")
         object.__setattr__(self, "datasets", datasets)
+        if self.data_dir is not None and not isinstance(self.data_dir, (str, os.PathLike)):
+            raise ValueError(f"data_dir must be a directory path (a str), got "
+                             f"{self.data_dir!r}")
+        if not isinstance(self.targets, Mapping):
+            raise ValueError(f"targets must map datasets to class column names, got "
+                             f"{self.targets!r}")
+        targets = {str(k): v for k, v in self.targets.items()}
+        for d, column in targets.items():
+            if d not in datasets:
+                raise ValueError(f"targets names dataset {d!r}, which the study does not use")
+            if not isinstance(column, str) or not column:
+                raise ValueError(f"target of dataset {d!r} must be a column name (a str), got "
+                                 f"{column!r}")
+        object.__setattr__(self, "targets", targets)
         if not _is_int(self.runs) or self.runs < 1:
             raise ValueError(f"runs must be a positive int, got {self.runs!r}")
         check_seed("seed", self.seed)
@@ -489,13 +510,31 @@ class StudySpec:
 
     def as_dict(self) -> dict[str, Any]:
         """dict: the spec in plain values (what ``study.json`` holds)."""
-        return {
+        spec = {
             "name": self.name, "seed": self.seed, "runs": self.runs,
             "datasets": list(self.datasets), "data_dir": self.data_dir,
             "reference": self.reference_label, "budget": self.budget.as_dict(),
             "protocol": self.protocol.as_dict(),
             "algorithms": [a.as_dict() for a in self.algorithms],
         }
+        if self.targets:  # only when given: older study.json files stay byte-identical
+            spec["targets"] = dict(sorted(self.targets.items()))
+        return spec
+
+    def load_dataset(self, dataset: str) -> Any:
+        """One of :attr:`datasets`, loaded (once per process) with its data directory and its
+        class column (:attr:`targets`).
+
+        Returns
+        -------
+        dataset : pymoo_fs.datasets.Dataset
+
+        Raises
+        ------
+        ValueError
+            As :func:`pymoo_fs.datasets.load_dataset`.
+        """
+        return load_dataset_cached(dataset, self.data_dir, self.targets.get(dataset))
 
     def validate(self) -> None:
         """Check what can only be checked by trying: every algorithm builds, every dataset loads.
@@ -503,16 +542,18 @@ class StudySpec:
         Raises
         ------
         StudySpecError
-            Naming the algorithm or dataset.
+            Naming the algorithm or dataset, or the ``data_dir`` that is not a directory.
         """
         for a in self.algorithms:
             try:
                 a.make()
             except (TypeError, ValueError) as exc:
                 raise StudySpecError(f"algorithm {a.label!r}: {exc}") from None
+        if self.data_dir is not None and not Path(self.data_dir).expanduser().is_dir():
+            raise StudySpecError(f"data_dir {str(self.data_dir)!r} is not a directory")
         for d in self.datasets:
             try:
-                load_dataset_cached(d, self.data_dir)
+                self.load_dataset(d)
             except ValueError as exc:
                 raise StudySpecError(f"dataset {d!r}: {exc}") from None
 
@@ -539,7 +580,9 @@ def load_study(path_or_text: str | os.PathLike[str], name: str | None = None,
     StudySpecError
         For a TOML syntax error (with tomllib's line and column), an unknown key, a value of
         the wrong type, an unknown algorithm, algorithm parameter or dataset: the message
-        names the file, the line and the key.
+        names the file, the line and the key. Also for a path that is a directory, is missing,
+        cannot be read or is not UTF-8 text, and for an argument that is neither a path nor
+        text.
 
     Examples
     --------
@@ -561,10 +604,23 @@ def load_study(path_or_text: str | os.PathLike[str], name: str | None = None,
     if isinstance(path_or_text, str) and "\n" in path_or_text:
         text, source, stem = path_or_text, "<study>", "study"
     else:
+        if not isinstance(path_or_text, (str, os.PathLike)):
+            raise StudySpecError(f"a study is a path to a .toml file or TOML text, got "
+                                 f"{type(path_or_text).__name__}")
         path = Path(path_or_text)
+        if path.is_dir():
+            raise StudySpecError(f"study file {path} is a directory: give the path of the "
+                                 "study's .toml file")
         if not path.is_file():
             raise StudySpecError(f"study file not found: {path}")
-        text, source, stem = path.read_text(encoding="utf-8"), str(path), path.stem
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise StudySpecError(f"{path}: not UTF-8 text (byte {exc.start}: {exc.reason}); "
+                                 "save the study file as UTF-8") from None
+        except OSError as exc:
+            raise StudySpecError(f"cannot read study file {path}: {exc.strerror}") from None
+        source, stem = str(path), path.stem
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -591,13 +647,19 @@ def _build(raw, where, name):
     if not isinstance(datasets, list) or not all(isinstance(d, (str, dict)) for d in datasets):
         where.fail((), "datasets", f"datasets must be a list of names or paths, got "
                                    f"{datasets!r}")
-    names = []
+    names, targets = [], {}
     for i, d in enumerate(datasets):
         if isinstance(d, dict):
             where.keys(d, ("datasets", i), _DATASET_KEYS, "a dataset")
+            target = d.get("target")
             d = d.get("path") or d.get("name")
             if not isinstance(d, str):
                 where.fail((), "datasets", "a dataset table needs a name or path string")
+            if target is not None:
+                if not isinstance(target, str) or not target:
+                    where.fail(("datasets", i), "target", f"target must be the name of the "
+                                                          f"class column, got {target!r}")
+                targets[d] = target
         names.append(d)
     budget = _budget(raw.get("budget", {"n_gen": 100}), where, ("budget",))
     protocol = _protocol(raw.get("protocol", "S003"), where)
@@ -629,7 +691,7 @@ def _build(raw, where, name):
         return StudySpec(name=name, algorithms=specs, datasets=names,
                          runs=raw.get("runs", 1), seed=raw.get("seed", 0), budget=budget,
                          protocol=protocol, data_dir=raw.get("data_dir"),
-                         reference=raw.get("reference"))
+                         reference=raw.get("reference"), targets=targets)
     except ValueError as exc:
         key = next((k for k in _TOP_KEYS if str(exc).startswith(k)), None)
         if "does not suit the protocol" in str(exc):

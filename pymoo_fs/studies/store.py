@@ -16,15 +16,84 @@ resumed after a kill, or run with any number of workers, writes byte-identical r
 wall-clock seconds of a run, which differ from one execution to the next, are kept beside it in
 ``timing/``, and the versions, machine and date of each session that ran runs in
 ``provenance.json``.
+
+A run file is trusted only after it is verified (:meth:`ResultStore.damaged`): it must parse as
+a JSON object holding :data:`RUN_KEYS`, with the identity of the run it is named after. A
+truncated or corrupt file (a disk that filled up, a copy cut short, an edit by hand) is redone by
+the next session of the study, which says so, naming the file; the report refuses it, naming the
+file, rather than reading it.
 """
 
+import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from pymoo_fs._files import read_json, write_json_atomic
 
-__all__ = ["RunKey", "ResultStore", "read_json", "write_json_atomic"]
+__all__ = ["REFERENCE_KEYS", "RUN_KEYS", "RunKey", "ResultStore", "StoreFileError",
+           "read_json", "write_json_atomic"]
+
+#: keys every run file holds (what the report and the comparison read)
+RUN_KEYS = ("dataset", "algorithm", "run", "fold", "features", "F_train", "F_test",
+            "score_train", "score_test", "n_eval", "trace")
+#: keys every reference file holds
+REFERENCE_KEYS = ("dataset", "fold", "n_features", "n_train", "n_test", "score_train",
+                  "score_test")
+
+
+class StoreFileError(ValueError):
+    """A file of a study directory that cannot be trusted: unreadable, not JSON, or missing
+    keys. The message names the file and what is wrong with it.
+
+    Attributes
+    ----------
+    path : pathlib.Path
+        The damaged file.
+    reason : str
+        What is wrong with it.
+    """
+
+    def __init__(self, path, reason):
+        self.path = Path(path)
+        self.reason = reason
+        super().__init__(f"{self.path} is damaged: {reason}")
+
+
+def read_checked(path, keys=()):
+    """The JSON object stored in ``path``, after checking that it holds ``keys``.
+
+    Parameters
+    ----------
+    path : path-like
+    keys : sequence of str, default=()
+        Keys the object must hold.
+
+    Returns
+    -------
+    obj : dict
+
+    Raises
+    ------
+    StoreFileError
+        Naming the file, if it cannot be read, is not UTF-8 JSON (truncated, corrupt), is not a
+        JSON object, or lacks one of ``keys``.
+    """
+    try:
+        obj = read_json(path)
+    except json.JSONDecodeError as exc:
+        raise StoreFileError(path, f"not valid JSON ({exc.msg} at line {exc.lineno}, column "
+                                   f"{exc.colno}: truncated or corrupt)") from None
+    except UnicodeDecodeError as exc:
+        raise StoreFileError(path, f"not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise StoreFileError(path, f"cannot be read ({exc.strerror or exc})") from None
+    if not isinstance(obj, dict):
+        raise StoreFileError(path, f"holds a JSON {type(obj).__name__}, not an object")
+    missing = [k for k in keys if k not in obj]
+    if missing:
+        raise StoreFileError(path, f"lacks the key(s) {', '.join(missing)}")
+    return obj
 
 
 @dataclass(frozen=True, order=True)
@@ -75,8 +144,17 @@ class ResultStore:
         return self.directory / "study.json"
 
     def read_spec(self):
-        """dict or None: the stored spec."""
-        return read_json(self.spec_path) if self.spec_path.exists() else None
+        """dict or None: the stored spec.
+
+        Raises
+        ------
+        StoreFileError
+            Naming ``study.json``, if it is not a valid JSON object holding ``algorithms``,
+            ``datasets`` and ``runs``.
+        """
+        if not self.spec_path.exists():
+            return None
+        return read_checked(self.spec_path, ("algorithms", "datasets", "runs"))
 
     def write_spec(self, spec_dict):
         """Store the spec (atomically)."""
@@ -101,11 +179,71 @@ class ResultStore:
         write_json_atomic(self.run_path(key), record)
 
     def read_run(self, key):
-        """dict: a run's record, with ``"seconds"`` added from its timing file (NaN if lost)."""
-        record = read_json(self.run_path(key))
+        """dict: a run's record, with ``"seconds"`` added from its timing file (NaN if lost or
+        damaged: the timing is not part of the result).
+
+        Raises
+        ------
+        StoreFileError
+            Naming the run file, if it is damaged (see :meth:`check_run`).
+        """
+        record = self.check_run(key)
         timing = self.timing_path(key)
-        record["seconds"] = read_json(timing)["seconds"] if timing.exists() else float("nan")
+        try:
+            seconds = float(read_checked(timing, ("seconds",))["seconds"])
+        except (StoreFileError, TypeError, ValueError):
+            seconds = float("nan")
+        record["seconds"] = seconds
         return record
+
+    def check_run(self, key):
+        """A run's record, verified: the file parses, holds :data:`RUN_KEYS` and the identity
+        of ``key``.
+
+        Returns
+        -------
+        record : dict
+
+        Raises
+        ------
+        StoreFileError
+            Naming the file and what is wrong with it.
+        """
+        path = self.run_path(key)
+        record = read_checked(path, RUN_KEYS)
+        for field, want in (("dataset", key.dataset), ("algorithm", key.algorithm),
+                            ("run", key.run), ("fold", key.fold)):
+            if record[field] != want:
+                raise StoreFileError(path, f"holds the run of another {field} "
+                                           f"({record[field]!r}, expected {want!r})")
+        n = len(record["features"]) if isinstance(record["features"], list) else -1
+        for field in ("F_train", "F_test", "score_train", "score_test"):
+            if not isinstance(record[field], list) or len(record[field]) != n:
+                raise StoreFileError(path, f"its {field} does not hold one entry per "
+                                           f"solution of 'features'")
+        return record
+
+    def damaged(self, keys=None):
+        """The run files that exist but cannot be trusted.
+
+        Parameters
+        ----------
+        keys : iterable of RunKey, optional
+            Runs to verify; default every stored run (:meth:`finished`).
+
+        Returns
+        -------
+        damaged : list of StoreFileError
+            One per damaged file, in the order of ``keys`` (its ``path`` and ``reason``).
+        """
+        keys = self.finished() if keys is None else [k for k in keys if self.has(k)]
+        found = []
+        for key in keys:
+            try:
+                self.check_run(key)
+            except StoreFileError as exc:
+                found.append(exc)
+        return found
 
     def finished(self):
         """list of RunKey: every stored run, sorted."""
@@ -123,18 +261,38 @@ class ResultStore:
         return self.directory / "provenance.json"
 
     def read_provenance(self):
-        """dict or None: ``{"sessions": [session, ...]}``, None if never written."""
-        return read_json(self.provenance_path) if self.provenance_path.exists() else None
+        """dict or None: ``{"sessions": [session, ...]}``, None if never written.
+
+        Raises
+        ------
+        StoreFileError
+            Naming ``provenance.json``, if it is damaged (not a JSON object with a list of
+            ``sessions``).
+        """
+        if not self.provenance_path.exists():
+            return None
+        provenance = read_checked(self.provenance_path, ("sessions",))
+        if not isinstance(provenance["sessions"], list):
+            raise StoreFileError(self.provenance_path, "its sessions are not a list")
+        return provenance
 
     def add_session(self, session):
         """Append a session (a dict of plain values) to ``provenance.json``, atomically.
+
+        A damaged ``provenance.json`` is kept as ``provenance.json.damaged`` (what it held is
+        not lost) and a new one is started.
 
         Returns
         -------
         index : int
             The session's position, for :meth:`update_session`.
         """
-        provenance = self.read_provenance() or {"sessions": []}
+        try:
+            provenance = self.read_provenance() or {"sessions": []}
+        except StoreFileError:
+            os.replace(self.provenance_path,
+                       self.provenance_path.with_name("provenance.json.damaged"))
+            provenance = {"sessions": []}
         provenance["sessions"].append(dict(session))
         write_json_atomic(self.provenance_path, provenance)
         return len(provenance["sessions"]) - 1
@@ -155,6 +313,18 @@ class ResultStore:
         write_json_atomic(self.reference_path(dataset, fold), record)
 
     def read_reference(self, dataset, fold):
-        """dict or None."""
+        """dict or None (None also for a damaged file, which is then written again).
+
+        Returns
+        -------
+        record : dict or None
+            The split's reference record, or None if the file is missing or damaged (not
+            JSON, or lacking one of :data:`REFERENCE_KEYS`).
+        """
         path = self.reference_path(dataset, fold)
-        return read_json(path) if path.exists() else None
+        if not path.exists():
+            return None
+        try:
+            return read_checked(path, REFERENCE_KEYS)
+        except StoreFileError:
+            return None

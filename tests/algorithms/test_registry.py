@@ -122,7 +122,9 @@ def test_srtso_can_be_named_and_runs_standalone(problem):
 
 
 def test_pop_size_reaches_only_factories_that_take_it():
-    assert isinstance(make_algorithm("SFS", pop_size=-5), SFS)  # no population: not passed
+    assert isinstance(make_algorithm("SFS", pop_size=7), SFS)  # no population: not passed
+    with pytest.raises(ValueError, match="pop_size must be a positive int, got -5"):
+        make_algorithm("SFS", pop_size=-5)  # ignored, but never a nonsense value (issue 26)
     with pytest.raises(ValueError, match="pop_size must be a positive int"):
         make_algorithm("PAES", pop_size=0)  # PAES's factory checks it, then ignores it
 

@@ -189,3 +189,12 @@ def test_numeric_header_confirmed_by_target_does_not_warn(tmp_path, recwarn):
     data = load_dataset(path, target="3")
     assert data.classes.tolist() == [0, 1]
     assert not [w for w in recwarn if issubclass(w.category, UserWarning)]
+
+
+def test_dataset_of_strings_is_named():
+    from pymoo_fs.datasets import Dataset
+
+    case = Case("Dataset", "string matrix", "string for number",
+                lambda: Dataset(X=[["a", "b"]], y=[0], classes=["x"], feature_names=["a", "b"]),
+                Raises(ValueError, "X must be a numeric 2-D array: could not convert"))
+    check_case(case)

@@ -174,7 +174,7 @@ def test_evaluate_flips_equals_evaluating_the_flipped_masks(rng):
     flipped = np.repeat(mask[None, :], 4, axis=0)
     flipped[np.arange(4), features] ^= True
     np.testing.assert_array_equal(F, p.evaluate(flipped))
-    with pytest.raises(ValueError, match="features must be in"):
+    with pytest.raises(ValueError, match=r"features must be feature indices in \[0, "):
         p.evaluate_flips(mask, [60])
 
 
