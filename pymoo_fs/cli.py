@@ -220,6 +220,7 @@ def _study(parser, args, guard):
 
 
 def _report(parser, args, guard):
+    from pymoo_fs.studies import StoreFileError
     from pymoo_fs.studies.report import write_report
 
     study = Path(args.study)
@@ -230,6 +231,13 @@ def _report(parser, args, guard):
     guard.message = "pymoo-fs report: interrupted; the report was not written"
     try:
         paths = write_report(study, out, tsne=not args.no_tsne, check=guard.check)
+    except StoreFileError as exc:  # a damaged file of the study: named, with the fix
+        fix = ("run 'pymoo-fs study' on the study's spec again to redo the run"
+               if exc.path.parent.parent.parent.name == "runs" else
+               "restore it from a copy, or run the study again in a new directory")
+        parser.exit(2, f"pymoo-fs report: error: {_one_line(exc)}; {fix}\n")
+    except ValueError as exc:
+        parser.exit(2, f"pymoo-fs report: error: {_one_line(exc)}\n")
     except OSError as exc:
         parser.exit(1, f"pymoo-fs report: error: cannot write the report to {str(out)!r}: "
                        f"{_one_line(exc)}\n")
