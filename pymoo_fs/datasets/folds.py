@@ -36,7 +36,12 @@ class JavaRandom:
     Parameters
     ----------
     seed : int
-        The seed (Java's ``long``).
+        The seed (Java's ``long``; an int of any size, taken modulo 2**48 as Java does).
+
+    Raises
+    ------
+    ValueError
+        If ``seed`` is not an int (a float, a bool or a string).
 
     Examples
     --------
@@ -47,6 +52,8 @@ class JavaRandom:
     """
 
     def __init__(self, seed: int) -> None:
+        if not isinstance(seed, numbers.Integral) or isinstance(seed, (bool, np.bool_)):
+            raise ValueError(f"seed must be an int (a Java long), got {seed!r}")
         self._seed = (int(seed) ^ _MULTIPLIER) & _MASK48
 
     def _next(self, bits):

@@ -164,7 +164,8 @@ def holdout_indices(y: ArrayLike, test_size: float | int = 0.3,
     ------
     ValueError
         As :func:`holdout_split`: ``test_size`` out of range or too small/large for one
-        sample of each class in each part, a single-sample class, a bad ``random_state``.
+        sample of each class in each part, a single-sample class, a bad ``random_state``;
+        and if ``y`` is not a non-empty 1-D array.
 
     Examples
     --------
@@ -265,6 +266,8 @@ def _check_random_state(random_state):
 
 def _check_stratifiable(y, test_size):
     """Refuse, in our words, the splits scikit-learn's stratified shuffle split refuses."""
+    if y.ndim != 1 or y.shape[0] == 0:
+        raise ValueError(f"y must be a non-empty 1-D array of labels, got shape {y.shape}")
     try:
         labels, counts = np.unique(y, return_counts=True)
     except TypeError as error:

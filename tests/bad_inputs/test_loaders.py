@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from scipy.io import savemat
 
-from pymoo_fs.datasets import holdout_split, load_dataset, min_max_scale
+from pymoo_fs.datasets import holdout_indices, holdout_split, load_dataset, min_max_scale
+from pymoo_fs.datasets.folds import JavaRandom, WekaStratifiedKFold
 
 from .corpus import Accepts, Case, Raises, check_case, ids
 
@@ -197,4 +198,36 @@ def test_dataset_of_strings_is_named():
     case = Case("Dataset", "string matrix", "string for number",
                 lambda: Dataset(X=[["a", "b"]], y=[0], classes=["x"], feature_names=["a", "b"]),
                 Raises(ValueError, "X must be a numeric 2-D array: could not convert"))
+    check_case(case)
+
+
+FOLD_CASES = [
+    Case("holdout_indices", "None labels", "empty", lambda: holdout_indices(None),
+         Raises(ValueError, r"y must be a non-empty 1-D array of labels, got shape \(\)")),
+    Case("holdout_indices", "no labels", "empty", lambda: holdout_indices([]),
+         Raises(ValueError, r"y must be a non-empty 1-D array of labels, got shape \(0,\)")),
+    Case("holdout_indices", "2-D labels", "wrong shape",
+         lambda: holdout_indices(np.zeros((10, 2))),
+         Raises(ValueError, r"y must be a non-empty 1-D array of labels, got shape \(10, 2\)")),
+    Case("JavaRandom", "float seed", "wrong type", lambda: JavaRandom(1.5),
+         Raises(ValueError, r"seed must be an int \(a Java long\), got 1\.5")),
+    Case("JavaRandom", "string seed", "string for number", lambda: JavaRandom("42"),
+         Raises(ValueError, r"seed must be an int \(a Java long\), got '42'")),
+    Case("JavaRandom", "huge seed", "odd but valid", lambda: JavaRandom(2**80 + 42).next_int(10),
+         Accepts(lambda v: v == JavaRandom(42 + (2**80 % 2**48)).next_int(10)
+                 or pytest.fail(str(v)))),
+    Case("WekaStratifiedKFold", "n_splits True", "bool for int",
+         lambda: WekaStratifiedKFold(True),
+         Raises(ValueError, "n_splits must be an int >= 2, got True")),
+    Case("WekaStratifiedKFold", "more folds than samples", "out of range",
+         lambda: list(WekaStratifiedKFold(5).split(np.ones((3, 1)), [0, 1, 0])),
+         Raises(ValueError, "n_splits=5 folds need at least 5 samples, got 3")),
+    Case("WekaStratifiedKFold", "random_state as a string", "string for number",
+         lambda: WekaStratifiedKFold(3, random_state="1"),
+         Raises(ValueError, "random_state must be an int or None, got '1'")),
+]
+
+
+@pytest.mark.parametrize("case", FOLD_CASES, ids=ids(FOLD_CASES))
+def test_fold_input(case):
     check_case(case)
