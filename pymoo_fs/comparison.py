@@ -22,6 +22,7 @@ What the files hold, beside the study store (``study.json``, ``runs/``, ``timing
   :data:`pymoo_fs.studies.report.SUBSET_SUMMARY_COLUMNS` without ``dataset``).
 """
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -132,14 +133,21 @@ def compare_spec(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generat
     Raises
     ------
     ValueError
-        For an unknown or unreadable dataset, an unknown algorithm or one that does not suit
-        the objective, an algorithm named twice (also under two spellings, ``nsga2`` and
+        For a ``dataset`` that is not a name or path, ``algorithms`` given as one string
+        instead of a list, an unknown or unreadable dataset, an unknown algorithm or one that
+        does not suit the objective, an algorithm named twice (also under two spellings, ``nsga2`` and
         ``NSGA-II``), a non-positive ``runs``, ``generations`` below 2, ``pop_size`` below 2,
         a ``seed`` that is not an int in [0, 2**32 - 1], ``alpha`` or ``mu`` given to an
         objective that has no such weight, a ``test_size`` that leaves a part too small for
         one sample per class, or evaluator settings the data cannot support (e.g. a class
         smaller than ``cv``).
     """
+    if isinstance(algorithms, str):  # "NSGA-II" would be read letter by letter
+        raise ValueError(f"algorithms must be a list of names, got the string {algorithms!r} "
+                         f"(write [{algorithms!r}])")
+    if not isinstance(dataset, (str, os.PathLike)):
+        raise ValueError(f"dataset must be a name or a path, got {type(dataset).__name__} "
+                         f"{dataset!r}")
     names = [canonical_name(a) for a in algorithms]
     if not names:
         raise ValueError("algorithms must name at least one algorithm")

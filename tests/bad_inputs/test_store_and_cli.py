@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from pymoo_fs import cli
+from pymoo_fs.comparison import compare_spec
 from pymoo_fs.selector import SwarmFeatureSelector
 from pymoo_fs.studies import (ResultStore, RunKey, StoreFileError, load_study, prepare_study,
                               run_study)
@@ -278,3 +279,33 @@ def test_selector_input(case):
 def test_selector_parameter_table_names_the_parameter(params, name):
     with pytest.raises(ValueError, match=rf"The '{name}' parameter of SwarmFeatureSelector"):
         _fit(**params)
+
+
+COMPARE_CASES = [
+    Case("compare_spec", "algorithms as one string", "wrong type",
+         lambda: compare_spec(algorithms="NSGA-II"),
+         Raises(ValueError, r"algorithms must be a list of names, got the string 'NSGA-II'")),
+    Case("compare_spec", "dataset None", "wrong type", lambda: compare_spec(dataset=None),
+         Raises(ValueError, "dataset must be a name or a path, got NoneType")),
+    Case("compare_spec", "runs True", "bool for int", lambda: compare_spec(runs=True),
+         Raises(ValueError, "runs must be a positive int, got True")),
+    Case("compare_spec", "generations as a string", "string for number",
+         lambda: compare_spec(generations="10"),
+         Raises(ValueError, "generations must be an int >= 2, got '10'")),
+    Case("compare_spec", "alpha with the Pareto objective", "unknown keyword",
+         lambda: compare_spec(alpha=0.5),
+         Raises(ValueError, "alpha is a weight of objective 'weighted', not of 'pareto'")),
+    Case("compare_spec", "alpha nan", "nan/inf",
+         lambda: compare_spec(objective="weighted", algorithms=["PSO"], alpha=float("nan")),
+         Raises(ValueError, r"alpha must be a number in \[0, 1\], got nan")),
+    Case("compare_spec", "unknown keyword", "unknown keyword", lambda: compare_spec(bogus=1),
+         Raises(TypeError, "unexpected keyword argument 'bogus'")),
+    Case("compare_spec", "reference on the Pareto objective", "odd but valid",
+         lambda: compare_spec(algorithms=["nsga2", "mopso"], reference="mopso"),
+         Accepts(lambda spec: spec.reference_label == "MOPSO" or pytest.fail())),
+]
+
+
+@pytest.mark.parametrize("case", COMPARE_CASES, ids=ids(COMPARE_CASES))
+def test_compare_spec_input(case):
+    check_case(case)
