@@ -240,3 +240,25 @@ def test_nan_scorer_is_refused_in_worker_processes_too():
     ev = EstimatorEvaluator(X, Y3, KNN, cv=3, scoring="roc_auc", n_jobs=2)
     with pytest.raises(ValueError, match=r"scoring='roc_auc' gave no score on inner fold 0"):
         ev.score(MASKS)
+
+
+KNN_OPTION_CASES = [
+    Case("KNNEvaluator", f"{option}={value!r}", category, lambda o=option, v=value: _knn(**{o: v}),
+         Raises(ValueError, pattern))
+    for option, value, category, pattern in [
+        ("memory_limit", 0, "out of range", "memory_limit must be a positive number of bytes"),
+        ("memory_limit", "1G", "string for number", "memory_limit must be a positive number"),
+        ("precision", "half", "out of range", r"precision must be one of \('auto'"),
+        ("backend", "gpu", "out of range", r"backend must be one of \('numba', 'numpy'\)"),
+        ("n_threads", True, "bool for int", "n_threads must be a positive int, got True"),
+        ("incremental", "yes", "wrong type", "incremental must be True or False, got 'yes'"),
+        ("pool_memory", -1, "out of range", "pool_memory must be a non-negative number"),
+        ("n_neighbors", 10**9, "huge", r"n_neighbors=1000000000 exceeds the training part"),
+        ("scoring", "f1", "out of range", r"scoring must be one of \('accuracy'"),
+    ]
+]
+
+
+@pytest.mark.parametrize("case", KNN_OPTION_CASES, ids=ids(KNN_OPTION_CASES))
+def test_knn_option_input(case):
+    check_case(case)
