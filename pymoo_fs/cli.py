@@ -255,7 +255,7 @@ def _report(parser, args, guard):
 
 def _compare(parser, args, guard):
     from pymoo_fs.comparison import compare_spec, format_table, write_comparison
-    from pymoo_fs.studies import ResultStore, StudySpecError, plan_runs, run_study
+    from pymoo_fs.studies import ResultStore, plan_runs, run_study
 
     folds = args.folds if args.folds == "loo" else _int_or_none(args.folds)
     if folds is None:
@@ -293,7 +293,9 @@ def _compare(parser, args, guard):
     try:
         try:
             run_study(spec, out, progress=True, check=guard.check)
-        except StudySpecError as exc:  # the directory holds another comparison
+        except ValueError as exc:  # another comparison's directory, a damaged study.json
+            if guard.interrupted:
+                raise KeyboardInterrupt from None
             parser.exit(2, f"pymoo-fs compare: error: {_one_line(exc)}\n")
         guard.check()
         guard.stop_at_once = False  # from here on files are written: never stop mid-file

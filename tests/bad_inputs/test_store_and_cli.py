@@ -309,3 +309,15 @@ COMPARE_CASES = [
 @pytest.mark.parametrize("case", COMPARE_CASES, ids=ids(COMPARE_CASES))
 def test_compare_spec_input(case):
     check_case(case)
+
+
+def test_compare_into_a_directory_with_a_damaged_study_json(tmp_path, capsys):
+    out = tmp_path / "cmp"
+    out.mkdir()
+    (out / "study.json").write_text("{")
+    with pytest.raises(SystemExit) as info:
+        _main("compare", "--dataset", "sonar", "--algorithms", "nsga2", "--runs", "1",
+              "--generations", "2", "--pop-size", "4", "--out", out)
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and "Traceback" not in err
+    re_search(r"pymoo-fs compare: error: .*study\.json is damaged: not valid JSON", err)
