@@ -26,6 +26,7 @@ file, rather than reading it.
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,6 +38,8 @@ __all__ = ["REFERENCE_KEYS", "RUN_KEYS", "RunKey", "ResultStore", "StoreFileErro
 #: keys every run file holds (what the report and the comparison read)
 RUN_KEYS = ("dataset", "algorithm", "run", "fold", "features", "F_train", "F_test",
             "score_train", "score_test", "n_eval", "trace")
+#: the name of a run file, ``run-RRR_fold-FF.json``
+_RUN_FILE = re.compile(r"run-(\d+)_fold-(\d+)\.json")
 #: keys every reference file holds
 REFERENCE_KEYS = ("dataset", "fold", "n_features", "n_train", "n_test", "score_train",
                   "score_test")
@@ -246,12 +249,15 @@ class ResultStore:
         return found
 
     def finished(self):
-        """list of RunKey: every stored run, sorted."""
+        """list of RunKey: every stored run, sorted (files under ``runs/`` whose names are not
+        ``run-<int>_fold-<int>.json``, such as ``run-old_fold-00.json``, are not runs)."""
         keys = []
         for path in sorted((self.directory / "runs").glob("*/*/run-*_fold-*.json")):
-            run, fold = path.stem.split("_")
+            match = _RUN_FILE.fullmatch(path.name)
+            if match is None or not path.is_file():  # a stray file, not a run file's name
+                continue
             keys.append(RunKey(path.parent.parent.name, path.parent.name,
-                               int(run.split("-")[1]), int(fold.split("-")[1])))
+                               int(match.group(1)), int(match.group(2))))
         return sorted(keys)
 
     # ------------------------------------------------------------------ provenance

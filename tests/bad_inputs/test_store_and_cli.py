@@ -321,3 +321,11 @@ def test_compare_into_a_directory_with_a_damaged_study_json(tmp_path, capsys):
     err = capsys.readouterr().err
     assert info.value.code == 2 and "Traceback" not in err
     re_search(r"pymoo-fs compare: error: .*study\.json is damaged: not valid JSON", err)
+
+
+def test_stray_files_under_runs_are_not_runs(copy):
+    folder = ResultStore(copy).run_path(KEY).parent
+    (folder / "run-old_fold-00.json").write_text("{}")
+    (folder / "run-002_fold-00.json").mkdir()
+    assert ResultStore(copy).finished() == [RunKey("sonar", "PSO", 0, 0), KEY]
+    assert len(load_results(copy).records) == 2
