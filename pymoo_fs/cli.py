@@ -232,9 +232,12 @@ def _report(parser, args, guard):
     try:
         paths = write_report(study, out, tsne=not args.no_tsne, check=guard.check)
     except StoreFileError as exc:  # a damaged file of the study: named, with the fix
-        fix = ("run 'pymoo-fs study' on the study's spec again to redo the run"
-               if exc.path.parent.parent.parent.name == "runs" else
-               "restore it from a copy, or run the study again in a new directory")
+        if exc.path.parent.parent.parent.name == "runs":
+            fix = "run 'pymoo-fs study' on the study's spec again to redo the run"
+        elif exc.path.parent.name == "reference":
+            fix = "run 'pymoo-fs study' on the study's spec again to compute it"
+        else:
+            fix = "restore it from a copy, or run the study again in a new directory"
         parser.exit(2, f"pymoo-fs report: error: {_one_line(exc)}; {fix}\n")
     except ValueError as exc:
         parser.exit(2, f"pymoo-fs report: error: {_one_line(exc)}\n")

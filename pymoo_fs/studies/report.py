@@ -41,7 +41,8 @@ from pymoo_fs.analysis import (average_front, best_front, hypervolume, igd, nond
                                q_measure, reference_front, selection_frequency, tsne_embedding)
 from pymoo_fs.analysis.statistics import rank_sum, signed_rank
 from pymoo_fs.studies.spec import Protocol
-from pymoo_fs.studies.store import REFERENCE_KEYS, ResultStore, RunKey, read_checked
+from pymoo_fs.studies.store import (REFERENCE_KEYS, ResultStore, RunKey, StoreFileError,
+                                    read_checked)
 
 __all__ = ["ALL_FEATURES_COLUMNS", "CITATIONS", "FRONT_COLUMNS", "FRONT_RUN_COLUMNS",
            "FRONT_SUMMARY_COLUMNS", "MANIFEST", "SUBSET_RUN_COLUMNS", "SUBSET_SUMMARY_COLUMNS",
@@ -167,6 +168,10 @@ def load_results(directory, keys=None):
         references = {k: v for k, v in references.items()
                       if k in {(key.dataset, key.fold) for key in wanted}}
         finished = [k for k in wanted if store.has(k)]
+    for key in finished:  # a run whose split lost its reference would vanish from the tables
+        if (key.dataset, key.fold) not in references:
+            raise StoreFileError(store.reference_path(key.dataset, key.fold),
+                                 f"runs of its split are stored ({key})", missing=True)
     records = [store.read_run(key) for key in finished]
     missing = [k for k in wanted if not store.has(k)]
     return StudyResults(spec, records, references, missing, store.read_provenance())

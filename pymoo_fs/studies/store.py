@@ -55,12 +55,15 @@ class StoreFileError(ValueError):
         The damaged file.
     reason : str
         What is wrong with it.
+    missing : bool
+        True for a file that should exist and does not (the message says "is missing").
     """
 
-    def __init__(self, path, reason):
+    def __init__(self, path, reason, missing=False):
         self.path = Path(path)
         self.reason = reason
-        super().__init__(f"{self.path} is damaged: {reason}")
+        self.missing = missing
+        super().__init__(f"{self.path} is {'missing' if missing else 'damaged'}: {reason}")
 
 
 def read_checked(path, keys=()):
@@ -152,12 +155,31 @@ class ResultStore:
         Raises
         ------
         StoreFileError
-            Naming ``study.json``, if it is not a valid JSON object holding ``algorithms``,
-            ``datasets`` and ``runs``.
+            Naming ``study.json``, if it is not a valid JSON object holding ``algorithms`` (a
+            non-empty list of tables with a ``label``), ``datasets`` (a non-empty list of
+            str) and ``runs`` (a positive int), with ``protocol`` and ``budget`` tables where
+            present.
         """
         if not self.spec_path.exists():
             return None
-        return read_checked(self.spec_path, ("algorithms", "datasets", "runs"))
+        spec = read_checked(self.spec_path, ("algorithms", "datasets", "runs"))
+        runs, algorithms, datasets = spec["runs"], spec["algorithms"], spec["datasets"]
+        if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
+            raise StoreFileError(self.spec_path, f"its runs is not a positive int ({runs!r})")
+        if (not isinstance(algorithms, list) or not algorithms
+                or not all(isinstance(a, dict) and isinstance(a.get("label"), str)
+                           for a in algorithms)):
+            raise StoreFileError(self.spec_path, "its algorithms are not a non-empty list of "
+                                                 "tables with a label")
+        if (not isinstance(datasets, list) or not datasets
+                or not all(isinstance(d, str) for d in datasets)):
+            raise StoreFileError(self.spec_path, "its datasets are not a non-empty list of "
+                                                 "names")
+        for table in ("protocol", "budget"):
+            if table in spec and not isinstance(spec[table], dict):
+                raise StoreFileError(self.spec_path, f"its {table} is not a table "
+                                                     f"({spec[table]!r})")
+        return spec
 
     def write_spec(self, spec_dict):
         """Store the spec (atomically)."""

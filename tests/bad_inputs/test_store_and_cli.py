@@ -329,3 +329,31 @@ def test_stray_files_under_runs_are_not_runs(copy):
     (folder / "run-002_fold-00.json").mkdir()
     assert ResultStore(copy).finished() == [RunKey("sonar", "PSO", 0, 0), KEY]
     assert len(load_results(copy).records) == 2
+
+
+@pytest.mark.parametrize("edit, pattern", [
+    (lambda s: {**s, "runs": "two"}, r"its runs is not a positive int \('two'\)"),
+    (lambda s: {**s, "runs": True}, r"its runs is not a positive int \(True\)"),
+    (lambda s: {**s, "algorithms": []}, "its algorithms are not a non-empty list"),
+    (lambda s: {**s, "algorithms": ["PSO"]}, "its algorithms are not a non-empty list"),
+    (lambda s: {**s, "datasets": "sonar"}, "its datasets are not a non-empty list of names"),
+    (lambda s: {**s, "protocol": 5}, r"its protocol is not a table \(5\)"),
+    (lambda s: {k: v for k, v in s.items() if k != "runs"}, r"lacks the key\(s\) runs"),
+], ids=["runs str", "runs bool", "no algorithm", "algorithm not a table", "datasets str",
+        "protocol int", "runs missing"])
+def test_a_study_json_with_wrong_values_is_named(copy, edit, pattern):
+    path = copy / "study.json"
+    path.write_text(json.dumps(edit(json.loads(path.read_text()))))
+    with pytest.raises(StoreFileError, match=rf"study\.json is damaged: {pattern}"):
+        load_results(copy)
+
+
+def test_runs_without_their_reference_file_are_not_dropped_silently(copy, capsys):
+    ResultStore(copy).reference_path("sonar", 0).unlink()
+    with pytest.raises(StoreFileError, match=r"sonar_fold-00\.json is missing: runs of its "
+                                             r"split are stored \(sonar PSO run 1\)"):
+        load_results(copy)
+    with pytest.raises(SystemExit):
+        _main("report", copy, "--no-tsne")
+    re_search(r"is missing: .*; run 'pymoo-fs study' on the study's spec again to compute it",
+              capsys.readouterr().err)
