@@ -45,6 +45,15 @@ REFERENCE_KEYS = ("dataset", "fold", "n_features", "n_train", "n_test", "score_t
                   "score_test")
 
 
+def _is_number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _is_index(i, width):
+    return (isinstance(i, int) and not isinstance(i, bool) and i >= 0
+            and (not isinstance(width, int) or i < width))
+
+
 class StoreFileError(ValueError):
     """A file of a study directory that cannot be trusted: unreadable, not JSON, or missing
     keys. The message names the file and what is wrong with it.
@@ -241,11 +250,28 @@ class ResultStore:
             if record[field] != want:
                 raise StoreFileError(path, f"holds the run of another {field} "
                                            f"({record[field]!r}, expected {want!r})")
-        n = len(record["features"]) if isinstance(record["features"], list) else -1
+        features = record["features"]
+        width = record.get("n_features")
+        if not isinstance(features, list) or not all(
+                isinstance(f, list) and f and all(_is_index(i, width) for i in f)
+                for f in features):
+            raise StoreFileError(path, "its features are not lists of feature indices"
+                                       + (f" in [0, {width})" if _is_index(0, width) else ""))
+        n = len(features)
         for field in ("F_train", "F_test", "score_train", "score_test"):
-            if not isinstance(record[field], list) or len(record[field]) != n:
+            values = record[field]
+            if not isinstance(values, list) or len(values) != n:
                 raise StoreFileError(path, f"its {field} does not hold one entry per "
                                            f"solution of 'features'")
+            rows = values if field.startswith("F_") else [values]
+            if not all(isinstance(row, list) and all(_is_number(v) for v in row)
+                       for row in rows):
+                raise StoreFileError(path, f"its {field} holds something other than numbers")
+        trace = record["trace"]
+        if not _is_number(record["n_eval"]) or not isinstance(trace, dict) or not all(
+                isinstance(v, list) for v in trace.values()):
+            raise StoreFileError(path, "its n_eval or trace is not what a run writes (a number "
+                                       "and a table of lists)")
         return record
 
     def damaged(self, keys=None):

@@ -357,3 +357,22 @@ def test_runs_without_their_reference_file_are_not_dropped_silently(copy, capsys
         _main("report", copy, "--no-tsne")
     re_search(r"is missing: .*; run 'pymoo-fs study' on the study's spec again to compute it",
               capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("field, value, pattern", [
+    ("features", [[999]], r"its features are not lists of feature indices in \[0, 60\)"),
+    ("features", [[]], "its features are not lists of feature indices"),
+    ("features", [[True]], "its features are not lists of feature indices"),
+    ("F_test", [["x", None]], "its F_test holds something other than numbers"),
+    ("score_train", ["0.5"], "its score_train holds something other than numbers"),
+    ("trace", "nope", "its n_eval or trace is not what a run writes"),
+    ("n_eval", None, "its n_eval or trace is not what a run writes"),
+])
+def test_a_run_file_with_wrong_values_is_damaged(copy, field, value, pattern):
+    store = ResultStore(copy)
+    path = store.run_path(KEY)
+    record = json.loads(path.read_text())
+    record[field] = value if field in ("trace", "n_eval") else value * len(record["features"])
+    path.write_text(json.dumps(record))
+    with pytest.raises(StoreFileError, match=rf"run-001_fold-00\.json is damaged: {pattern}"):
+        load_results(copy)
