@@ -14,9 +14,10 @@ from sklearn.neighbors import KNeighborsClassifier
 
 from pymoo_fs._validation import check_choice, check_int, check_positive_int
 from pymoo_fs.evaluation.base import CrossValidatedEvaluator, check_float32_range, flip_rows
-from pymoo_fs.evaluation.knn import reference
+from pymoo_fs.evaluation.knn import reference, selfcheck
 from pymoo_fs.evaluation.knn.layout import FoldLayout, RowSeeds, encode_test_labels, fold_score
 from pymoo_fs.evaluation.knn.parallel import ParallelContext
+from pymoo_fs.evaluation.knn.paths import PathChooser
 from pymoo_fs.evaluation.knn.planner import GramPlanner, make_kept
 from pymoo_fs.evaluation.knn.precision import AutoPrecision, float32_holds
 from pymoo_fs.evaluation.knn.settle import RowSettler
@@ -151,6 +152,18 @@ class KNNEvaluator(CrossValidatedEvaluator):
     :mod:`pymoo_fs.evaluation.knn.kernels.sklearn_replay`); where it is not, the fold is
     predicted by scikit-learn as a whole. Scores are therefore equal bit for bit.
 
+    **Small subsets by tree.** A mask of at most 15 features, where every fold's training part
+    holds more than ``2 n_neighbors`` samples (scikit-learn then takes its kd-tree, whose
+    distances are plain sums of squared differences), may instead be scored without a Gram
+    matrix: one feature by the samples sorted on it, 2 to 15 by a kd-tree over all samples
+    searched for each row's nearest training candidates, the rows whose k-th place is a tie
+    of mixed labels replayed on the fold's own tree (:mod:`.kernels.tree`). Its cost grows
+    with ``n log n`` rather than ``n^2``; a cost model chooses the cheaper path per mask
+    (:mod:`pymoo_fs.evaluation.knn.paths`), and the flips of a small mask go the same way.
+    It serves only after its own check against scikit-learn in this process
+    (:func:`~pymoo_fs.evaluation.knn.selfcheck.kd_tree_verified`); the scores are the same
+    on either path.
+
     **Incremental matrices.** With ``incremental=True`` the Gram matrices of recent masks are
     kept (least recently used evicted, within ``pool_memory``). A new mask whose nearest kept
     mask differs in ``h`` features, with ``2 h + 8`` fewer than its own size, gets its matrix
@@ -234,6 +247,8 @@ class KNNEvaluator(CrossValidatedEvaluator):
         self._auto = AutoPrecision(self._layout.rows.size) if precision == "auto" else None
         self._seeds = RowSeeds(self._layout.rows.size, self.n_neighbors)
         self._settler = RowSettler(self.X, self.y, self.folds, self._layout, self.n_neighbors)
+        self._paths = PathChooser(self.n_samples, self._layout.rows.size, self.n_neighbors,
+                                  smallest, len(self.folds))
 
     # ------------------------------------------------------------------ properties
     @property
@@ -275,6 +290,44 @@ class KNNEvaluator(CrossValidatedEvaluator):
         return self._layout.cv_scores(pred)
 
     def _predict_cv_compiled(self, masks):
+        """CV predictions (B, R) of distinct non-empty masks: each by the tree path or the
+        Gram path, as the cost model chooses (:mod:`pymoo_fs.evaluation.knn.paths`)."""
+        sizes = np.count_nonzero(masks, axis=1)
+        tree = self._paths.tree_sizes(sizes, self._gram.single, self.backend == "numba")
+        if tree.any() and not selfcheck.kd_tree_verified():
+            tree[:] = False
+        if not tree.any():
+            return self._predict_gram(masks)
+        if tree.all():
+            return self._predict_tree(masks, sizes)
+        pred = np.empty((masks.shape[0], self._layout.rows.size), dtype=np.int64)
+        pred[tree] = self._predict_tree(masks[tree], sizes[tree])
+        pred[~tree] = self._predict_gram(masks[~tree])
+        return pred
+
+    def _predict_tree(self, masks, sizes):
+        """Exact CV predictions of masks of 1 to 15 features by the tree path."""
+        from pymoo_fs.evaluation.knn.kernels import tree
+
+        threads = self._threads()
+        folds = self._layout.kernel_folds()
+        _, cols = np.nonzero(masks)
+        cols = cols.astype(np.int64)
+        with ParallelContext(threads):
+            if masks.shape[0] == 1:
+                pred, n_tie, visits = tree.tree_predict_one(self.X, cols, folds, 4 * threads)
+            else:
+                ptr = np.zeros(masks.shape[0] + 1, dtype=np.int64)
+                np.cumsum(sizes, out=ptr[1:])
+                pred, n_tie, visits = tree.tree_predict_batch(
+                    self.X, cols, ptr, folds, min(threads, masks.shape[0]))
+        self._settler.n_uncertified += int(n_tie.sum())
+        self._paths.record_tree(sizes, visits, n_tie)
+        return pred
+
+    def _predict_gram(self, masks):
+        """Certified (and where needed exact) CV predictions of masks by their Gram
+        matrices."""
         from pymoo_fs.evaluation.knn.kernels import blas, cv
 
         threads = self._threads()
@@ -293,6 +346,7 @@ class KNNEvaluator(CrossValidatedEvaluator):
                     data, folds, gram.kept.arrays(), plan, min(threads, masks.shape[0]), True,
                     seeds, blas.USE_NUMPY_BLAS)
         commit()
+        self._paths.record_gram(np.count_nonzero(masks, axis=1), n_unc)
         if self._auto is not None and gram.single:
             if self._auto.leaves_float32(n_unc, self._seeds.new_refinements()):
                 # the kept float32 matrices go; float64 ones serve batches and flips from now
@@ -312,9 +366,17 @@ class KNNEvaluator(CrossValidatedEvaluator):
         band; when removing one, distances shrink by at most the row's largest squared
         difference on that feature, which gives the same kind of exact stopping rule. This is
         the move of sequential forward/backward selection and of the local searches of ISRPSO
-        and AMSO.
+        and AMSO. Where the cost model finds the flipped masks (at most 15 features) cheaper
+        by the tree path, they are scored as masks instead, without any Gram matrix.
         """
         if self.backend == "numpy":
+            return self._compute(flip_rows(mask, features))
+        base = int(np.count_nonzero(mask))
+        # the tree path's own check runs only once the cost model would take it (it compiles
+        # the tree kernels: no start-up cost where the Gram path is always cheaper)
+        if self._paths.flips_to_tree(base, features.size, True) \
+                and selfcheck.kd_tree_verified():
+            # small subsets: every flipped mask by the tree path (no Gram matrix at all)
             return self._compute(flip_rows(mask, features))
         from pymoo_fs.evaluation.knn.kernels import flips
 
@@ -327,6 +389,7 @@ class KNNEvaluator(CrossValidatedEvaluator):
             pred, unc, n_unc = flips.flip_predict(
                 self._gram.data(float64=True), folds, G, sq, m2, r2, eps, cols,
                 features.astype(np.int64), order, dist, complete, 4 * threads)
+        self._paths.record_flips(cols.size, n_unc)
         # the flipped masks are built only when some row needs the exact path (rare)
         self._settler.settle(pred, unc, n_unc,
                              flip_rows(mask, features) if n_unc.any() else None, folds,

@@ -40,8 +40,50 @@ def settings():
         return 0, 256, 1
     key = (sklearn.__version__, chunk, threads)
     if key not in _STATE:
-        _STATE[key] = _self_check(chunk, threads)
+        _STATE[key] = _kd_replay_verified() and _self_check(chunk, threads)
     return int(_STATE[key]), chunk, threads
+
+
+def kd_tree_verified():
+    """Whether the replay of scikit-learn's kd-tree and the tree path agree with
+    ``KNeighborsClassifier`` in this process.
+
+    The kd-tree branch does not depend on scikit-learn's thread count or chunk size, so this
+    check is made once per process, and only when a mask small enough for the tree path is
+    scored (it compiles the tree path's kernels): the kd-tree cases of the replay's
+    self-check, and the tree path
+    (:func:`pymoo_fs.evaluation.knn.kernels.tree.tree_predict_batch`) on tie-heavy data with
+    1, 2, 3 and 6 features, k = 1, 3 and 5 (every row compared with
+    ``KNeighborsClassifier.predict`` on its fold). Any failure keeps the tree path off.
+
+    Returns
+    -------
+    bool
+    """
+    import sklearn
+
+    key = ("tree", sklearn.__version__)
+    if key not in _STATE:
+        try:
+            _STATE[key] = (_kd_replay_verified()
+                           and all(_check_tree_case(*case) for case in _TREE_CASES))
+        except Exception:  # pragma: no cover - any failure disables the tree path
+            _STATE[key] = False
+    return _STATE[key]
+
+
+def _kd_replay_verified():
+    """True when the replay's kd-tree branch predicts every row of :data:`_KD_CASES` as
+    ``KNeighborsClassifier`` does (once per process and scikit-learn version)."""
+    import sklearn
+
+    key = ("kd", sklearn.__version__)
+    if key not in _STATE:
+        try:
+            _STATE[key] = all(_check_case(*case, chunk=256, threads=1) for case in _KD_CASES)
+        except Exception:  # pragma: no cover - any failure disables the replay
+            _STATE[key] = False
+    return _STATE[key]
 
 
 def _self_check(chunk, threads):
@@ -53,8 +95,12 @@ def _self_check(chunk, threads):
 
 
 #: (n_samples, n_features, n_test_rows, k, grid): a grid of 2 values makes many equal distances
-_CASES = [(120, 20, 40, 5, 2), (700, 18, 10, 3, 3), (60, 17, 1, 1, 2), (300, 6, 30, 5, 2),
-          (90, 40, 30, 7, 0)]
+#: (the brute-force branch: more than 15 selected columns)
+_CASES = [(120, 20, 40, 5, 2), (700, 18, 10, 3, 3), (60, 17, 1, 1, 2), (90, 40, 30, 7, 0)]
+#: the same for the kd-tree branch
+_KD_CASES = [(300, 6, 30, 5, 2), (400, 2, 40, 3, 3), (250, 4, 25, 1, 1)]
+#: (n_samples, n_features, grid, k, n_folds) for the tree path
+_TREE_CASES = [(240, 7, 2, 5, 4), (180, 4, 3, 3, 3), (150, 3, 1, 1, 5), (200, 8, 0, 5, 4)]
 
 
 def _check_case(n, d, n_test, k, grid, chunk, threads):
@@ -88,3 +134,41 @@ def _check_case(n, d, n_test, k, grid, chunk, threads):
     ref = KNeighborsClassifier(n_neighbors=k).fit(Xs[train], y[train]).predict(Xs[test])
     settled = ~unc
     return bool(settled.any() and np.array_equal(pred[settled], ref[settled]))
+
+
+def _check_tree_case(n, d, grid, k, n_folds):
+    """True when the tree path predicts every row of masks of 1, 2, 3 and 6 features as
+    ``KNeighborsClassifier`` does (folds: samples dealt round-robin)."""
+    from sklearn.neighbors import KNeighborsClassifier
+
+    from pymoo_fs.evaluation.knn.kernels.structures import Folds
+    from pymoo_fs.evaluation.knn.kernels.tree import tree_predict_batch
+
+    rng = np.random.default_rng(n + d + k)
+    X = rng.random((n, d))
+    if grid:
+        X = np.round(X * grid) / grid
+    y = rng.integers(0, 3, n).astype(np.int64)
+    fold_of = np.arange(n) % n_folds
+    tests = [np.flatnonzero(fold_of == f) for f in range(n_folds)]
+    trains = [np.flatnonzero(fold_of != f) for f in range(n_folds)]
+    rows = np.concatenate(tests).astype(np.int64)
+    cand = fold_of[None, :] != np.arange(n_folds)[:, None]
+    bounds = np.cumsum([0] + [t.size for t in tests]).astype(np.int64)
+    srow = np.argsort(rows, kind="stable").astype(np.int64)
+    folds = Folds(cand=cand, row_q=rows, row_f=np.repeat(np.arange(n_folds), np.diff(bounds)),
+                  bounds=bounds, train=np.concatenate(trains).astype(np.int64),
+                  train_ptr=np.cumsum([0] + [t.size for t in trains]).astype(np.int64),
+                  y=y, k=k, n_classes=3, exact=1, sk_chunk=256, sk_threads=1, srow=srow,
+                  srow_ptr=np.searchsorted(rows[srow], np.arange(n + 1)).astype(np.int64),
+                  all_rows=np.arange(rows.size, dtype=np.int64))
+    cols = [np.sort(rng.choice(d, size, replace=False)) for size in (1, 2, 3, min(6, d))]
+    ptr = np.cumsum([0] + [c.size for c in cols]).astype(np.int64)
+    pred, _, _ = tree_predict_batch(X, np.concatenate(cols).astype(np.int64), ptr, folds, 1)
+    for b, c in enumerate(cols):
+        for f in range(n_folds):
+            knn = KNeighborsClassifier(n_neighbors=k).fit(X[trains[f]][:, c], y[trains[f]])
+            if not np.array_equal(pred[b, bounds[f]:bounds[f + 1]],
+                                  knn.predict(X[tests[f]][:, c])):
+                return False
+    return True

@@ -108,7 +108,7 @@ from pymoo_fs.evaluation.knn.kernels import sklearn_replay as replay
 counts = np.zeros(2, np.int64)
 X = np.arange(5.0)[:, None]
 replay._kd_row(X, np.array([0]), 0, np.arange(1, 5), np.array([0, 0, 1, 1, 1]), 2, counts,
-               np.empty(4))
+               np.empty(4), np.empty(2))
 stats = replay._kd_row.stats
 print(counts.tolist(), sum(stats.cache_hits.values()), sum(stats.cache_misses.values()))
 """

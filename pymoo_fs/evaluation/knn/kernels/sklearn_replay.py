@@ -8,7 +8,8 @@ the rounding bound cannot certify: its brute force and its kd-tree, step for ste
 operands, row norms by scipy's ``ddot``, chunks, ``dgemm`` calls, sum order, heap, and the
 static split of the chunks over its OpenMP threads); where it takes a kd-tree by the same
 reduced distances (:func:`_kd_row`) and, where equal distances straddle the k-th place with
-different labels, by replaying the tree itself (:func:`kd_build`, :func:`kd_query`).
+different labels, by replaying the tree itself (:func:`kd_build`, :func:`kd_query`,
+:func:`kd_settle`).
 :func:`exact_rows` runs it over a batch of masks.
 
 **Versioned against scikit-learn.** What is replayed is scikit-learn's *private*
@@ -205,13 +206,15 @@ def _sk_brute_rows(X, cols, test, train, want, w0, k, chunk, n_threads, nbr):
 
 
 @kernel()
-def _kd_row(X, cols, q, train, y, k, counts, d):
+def _kd_row(X, cols, q, train, y, k, counts, d, tie):
     """Vote of test sample ``q`` as scikit-learn's kd-tree finds it, or False.
 
     The kd-tree's reduced distance is the plain sum of squared differences in feature order,
     reproduced here bit for bit; only the order in which it meets candidates at exactly equal
     distance (its traversal) is not. The vote is returned (added to ``counts``) unless equal
-    distances straddle the k-th place with different labels.
+    distances straddle the k-th place with different labels; then ``tie[0]`` gets the k-th
+    distance and ``tie[1]`` the number of candidates strictly nearer (what
+    :func:`kd_query` needs to stop early).
     """
     for p in range(train.size):
         j = train[p]
@@ -236,6 +239,8 @@ def _kd_row(X, cols, q, train, y, k, counts, d):
             elif y[train[p]] != first:
                 mixed = True
     if n_lt + n_eq > k and mixed:
+        tie[0] = t_k
+        tie[1] = n_lt
         return False
     for p in range(train.size):
         if d[p] < t_k or (d[p] == t_k and n_lt + n_eq == k):
@@ -415,18 +420,14 @@ def kd_build(P, leaf_size):
         if 2 * i_node + 1 >= n_nodes or e - s < 2:
             leaf[i_node] = True
             continue
-        # find_node_split_dim: the first dimension of largest spread
+        # find_node_split_dim: the first dimension of largest spread. Its max and min run
+        # over the node's points like the bounds just computed (min and max are exact), so
+        # the spread is hi - lo, the same subtraction of the same values
         j_max = 0
         spread_max = 0.0
         for c in range(m):
-            mx = P[idx[s], c]
-            mn = mx
-            for i in range(s + 1, e):
-                val = P[idx[i], c]
-                mx = max(mx, val)
-                mn = min(mn, val)
-            if mx - mn > spread_max:
-                spread_max = mx - mn
+            if hi[i_node, c] - lo[i_node, c] > spread_max:
+                spread_max = hi[i_node, c] - lo[i_node, c]
                 j_max = c
         for i in range(s, e):
             v[idx[i]] = P[idx[i], j_max]  # the comparator reads the node's points only
@@ -457,9 +458,18 @@ def _kd_min_rdist(lo, hi, i_node, pt):
 
 
 @kernel()
-def kd_query(P, idx, start, end, leaf, lo, hi, pt, k, vals, nbr, stack, lbs):
+def kd_query(P, idx, start, end, leaf, lo, hi, pt, k, vals, nbr, stack, lbs, t_stop=-1.0,
+             n_lt=0):
     """scikit-learn's depth-first ``KDTree.query`` of one point: its k nearest into ``nbr``
-    (positions in ``P``), met in the same order and kept by the same heap."""
+    (positions in ``P``), met in the same order and kept by the same heap.
+
+    With ``t_stop >= 0`` (the k-th smallest distance of the query, known exactly, and
+    ``n_lt`` the number of points strictly nearer than it) the query returns as soon as the
+    heap holds those ``n_lt`` points and its largest value is ``t_stop``: every point met
+    later is at ``t_stop`` or farther, and the heap rejects a value not below its largest,
+    so nothing could change any more (the neighbours are those of the whole query). On data
+    with many equal distances this skips the rest of the tied leaves.
+    """
     for i in range(k):
         vals[i] = np.inf
         nbr[i] = 0
@@ -467,6 +477,7 @@ def kd_query(P, idx, start, end, leaf, lo, hi, pt, k, vals, nbr, stack, lbs):
     lbs[0] = _kd_min_rdist(lo, hi, 0, pt)
     top = 1
     m = pt.size
+    below = 0  # heap entries strictly below t_stop
     while top > 0:
         top -= 1
         i_node = stack[top]
@@ -480,7 +491,13 @@ def kd_query(P, idx, start, end, leaf, lo, hi, pt, k, vals, nbr, stack, lbs):
                 for c in range(m):
                     t = pt[c] - P[j, c]
                     s += t * t
-                heap_push(vals, nbr, k, s, j)
+                if t_stop >= 0.0 and s < vals[0]:
+                    below += (s < t_stop) - (vals[0] < t_stop)
+                    heap_push(vals, nbr, k, s, j)
+                    if vals[0] == t_stop and below == n_lt:
+                        return
+                else:
+                    heap_push(vals, nbr, k, s, j)
             continue
         i1 = 2 * i_node + 1
         i2 = i1 + 1
@@ -497,33 +514,72 @@ def kd_query(P, idx, start, end, leaf, lo, hi, pt, k, vals, nbr, stack, lbs):
 
 
 @kernel()
-def _kd_settle(X, cols, train, folds, lo, hi, pred, unc):
+def kd_settle(X, cols, train, folds, lo, hi, pred, unc, tie_t, tie_n):
     """Rows ``lo:hi`` (one fold) still open in ``unc``: their votes from the fold's kd-tree,
     built once as scikit-learn builds it and queried as it queries (:func:`kd_build`,
-    :func:`kd_query`)."""
+    :func:`kd_query`). ``tie_t[r - lo]``, ``tie_n[r - lo]``: row r's k-th distance and the
+    number of candidates strictly nearer (the query's early stop; ``tie_t < 0``: none).
+
+    A query depends only on the query point and the fold's tree, so rows of equal points
+    (discrete data: many) are queried once: the open rows are grouped by a hash of their
+    points' bits and a row whose point equals (value for value) the previous one of its group
+    takes its vote.
+    """
     k = folds.k
-    P = np.empty((train.size, cols.size))
+    m = cols.size
+    n_open = 0
+    for r in range(lo, hi):
+        n_open += unc[r]
+    rows = np.empty(n_open, dtype=np.int64)
+    keys = np.empty(n_open, dtype=np.int64)
+    pt = np.empty(m)
+    c_open = 0
+    for r in range(lo, hi):
+        if unc[r]:
+            q = folds.row_q[r]
+            for c in range(m):
+                pt[c] = X[q, cols[c]]
+            bits = pt.view(np.int64)
+            h = np.int64(1469598103934665603)
+            for c in range(m):
+                h = (h ^ bits[c]) * np.int64(1099511628211)
+            rows[c_open] = r
+            keys[c_open] = h
+            c_open += 1
+    by_key = np.argsort(keys)
+    P = np.empty((train.size, m))
     for p in range(train.size):
-        for c in range(cols.size):
+        for c in range(m):
             P[p, c] = X[train[p], cols[c]]
     idx, start, end, leaf, blo, bhi = kd_build(P, _KD_LEAF)
     stack = np.empty(2 * start.size + 2, dtype=np.int64)
     lbs = np.empty(2 * start.size + 2)
     vals = np.empty(k)
     nbr = np.empty(k, dtype=np.int64)
-    pt = np.empty(cols.size)
     counts = np.zeros(folds.n_classes, dtype=np.int64)
-    for r in range(lo, hi):
-        if unc[r]:
-            q = folds.row_q[r]
-            for c in range(cols.size):
-                pt[c] = X[q, cols[c]]
-            kd_query(P, idx, start, end, leaf, blo, bhi, pt, k, vals, nbr, stack, lbs)
-            counts[:] = 0
-            for i in range(k):
-                counts[folds.y[train[nbr[i]]]] += 1
-            pred[r] = argmax_first(counts)
-            unc[r] = False
+    prev = -1
+    for i in range(n_open):
+        r = rows[by_key[i]]
+        q = folds.row_q[r]
+        if prev >= 0 and keys[by_key[i]] == keys[by_key[i - 1]]:
+            same = True
+            qp = folds.row_q[prev]
+            for c in range(m):
+                same = same and X[q, cols[c]] == X[qp, cols[c]]
+            if same:
+                pred[r] = pred[prev]
+                unc[r] = False
+                continue
+        for c in range(m):
+            pt[c] = X[q, cols[c]]
+        kd_query(P, idx, start, end, leaf, blo, bhi, pt, k, vals, nbr, stack, lbs,
+                 tie_t[r - lo], tie_n[r - lo])
+        counts[:] = 0
+        for j in range(k):
+            counts[folds.y[train[nbr[j]]]] += 1
+        pred[r] = argmax_first(counts)
+        unc[r] = False
+        prev = r
 
 
 @kernel()
@@ -567,18 +623,23 @@ def exact_fold_rows(X, cols, folds, pred, unc):
                     unc[r] = False
         else:
             d = np.empty(train.size)
+            tie = np.empty(2)
+            tie_t = np.full(hi - lo, -1.0)
+            tie_n = np.zeros(hi - lo, dtype=np.int64)
             ties = False
             for r in range(lo, hi):
                 if unc[r]:
                     counts[:] = 0
-                    if _kd_row(X, cols, folds.row_q[r], train, folds.y, k, counts, d):
+                    if _kd_row(X, cols, folds.row_q[r], train, folds.y, k, counts, d, tie):
                         pred[r] = argmax_first(counts)
                         unc[r] = False
                     else:
                         ties = True
+                        tie_t[r - lo] = tie[0]
+                        tie_n[r - lo] = int(tie[1])
             if ties:
                 # equal distances straddle the k-th place: the tree's order decides
-                _kd_settle(X, cols, train, folds, lo, hi, pred, unc)
+                kd_settle(X, cols, train, folds, lo, hi, pred, unc, tie_t, tie_n)
 
 
 @kernel(parallel=True)

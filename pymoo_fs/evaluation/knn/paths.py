@@ -1,0 +1,243 @@
+"""Which path scores a mask: the Gram matrix or, for small subsets, the tree (a cost model).
+
+Two exact paths compute a mask's CV predictions:
+
+* the **Gram path** (:mod:`.kernels.cv`, and for one-feature flips :mod:`.kernels.flips`):
+  one n x n Gram matrix of the selected columns per mask (from scratch or updated from a kept
+  one), every row's k + 1 nearest scanned from it, rounding certified, and the rows the bound
+  leaves open replayed (:mod:`.kernels.sklearn_replay`, O(n |S|) each); its cost grows with
+  ``n^2 |S|`` and ``n^2``;
+* the **tree path** (:mod:`.kernels.tree`), for masks of at most 15 features where every
+  fold's training part holds more than ``2 k`` samples (scikit-learn's kd-tree is then what
+  ``KNeighborsClassifier`` uses, and its distances are computed bit for bit): the samples
+  sorted by the feature (one feature) or a kd-tree over them (2 to 15), searched per row, and
+  the rows whose k-th place is a tie of mixed labels replayed on the fold's own tree; its
+  cost grows with ``n log n |S|``, the distances each row's search computes and the folds
+  with ties.
+
+:class:`PathChooser` takes the cheaper by a cost model: unit costs estimated on the project's
+2-core AMD EPYC machine (:data:`GRAM_NS`, :data:`TREE_NS`, :data:`FLIP_NS`; rough values:
+they move the break-even point, never a score) times counts of this evaluator's own work.
+``benchmarks/large_n.py`` compares the chosen paths with the Gram path forced.
+What depends on the data is learned from the masks scored (running means per subset size,
+:data:`WEIGHT`), never from timings: the distances a row's tree search computes (clustered
+or discrete data need fewer than noise; prior :data:`PRIOR_VISITS`), the fraction of rows
+that are ties in the tree path, and the fraction of rows the Gram and flip paths leave to the
+exact replay (discrete data: most rows of a small subset). The choice decides only the speed,
+never a score: both paths give scikit-learn's predictions exactly.
+"""
+
+import math
+
+import numpy as np
+
+#: nanoseconds per unit of work of the Gram path on one thread: a multiply-add of the Gram
+#: product (float32, float64), a candidate of a row's scan (mirroring included), and per
+#: sample and feature of a row replayed exactly
+GRAM_NS = {"flop32": 0.030, "flop64": 0.055, "candidate": 3.0, "exact": 2.0}
+#: nanoseconds per unit of work of the tree path on one thread: per sample and log2(n) of the
+#: sort or build (times the features), per computed distance and feature, per distance, per
+#: row, and per tied row's replayed query
+TREE_NS = {"build": 9.0, "sort": 6.0, "distance": 1.2, "visit": 6.0, "row": 800.0,
+           "tie": 1500.0}
+#: nanoseconds of the flip path on one thread: per candidate of the sorted-prefix tables
+#: (per row and sample), per row and flip, per candidate of a full rescan
+FLIP_NS = {"table": 3.0, "row": 1000.0, "candidate": 3.0}
+#: fraction of a flip's rows rescanned in full, by base size (measured on gas6, mfeat and
+#: splice; 0 beyond)
+FLIP_RESCANS = {0: 1.0, 1: 0.4, 2: 0.15, 3: 0.1, 4: 0.05, 5: 0.03}
+#: distances a row's search computes before any is measured, for k = 5 (scaled by
+#: (k + 1) / 6), by number of features (2 .. 15)
+PRIOR_VISITS = {2: 45, 3: 70, 4: 100, 5: 140, 6: 200, 7: 270, 8: 360, 9: 470, 10: 600,
+                11: 750, 12: 900, 13: 1050, 14: 1200, 15: 1350}
+#: weight of a new measurement in the running means
+WEIGHT = 0.25
+#: scikit-learn's KNeighborsClassifier takes a kd-tree for at most this many features
+MAX_FEATURES = 15
+
+
+class _Means:
+    """Running means of a per-row quantity by subset size (None before any measurement)."""
+
+    def __init__(self):
+        self.values = {}
+
+    def get(self, m, default):
+        return self.values.get(m, default)
+
+    def add(self, m, value):
+        old = self.values.get(m)
+        self.values[m] = value if old is None else (1 - WEIGHT) * old + WEIGHT * value
+
+
+class PathChooser:
+    """The path of each mask of one evaluator: the Gram matrix or the tree.
+
+    Parameters
+    ----------
+    n : int
+        Training samples.
+    n_rows : int
+        CV rows (R).
+    k : int
+        ``n_neighbors``.
+    smallest_train : int
+        Smallest training part of a fold (scikit-learn takes brute force where
+        ``k >= n_train // 2``).
+    n_folds : int
+        Folds (each with ties costs a replayed tree build).
+
+    Attributes
+    ----------
+    visits : dict
+        Learned mean, by subset size, of the distances a row's tree search computed (the
+        running means of tied rows of the tree path and of rows the Gram and flip paths left
+        to the exact replay are kept alike, internally).
+    eligible_k : bool
+        Whether ``k < smallest_train // 2`` (else scikit-learn takes brute force in some fold
+        and the tree path is never taken).
+    n_tree : int
+        Masks scored by the tree path so far (diagnostics and tests).
+    force : {None, "gram", "tree"}
+        Benchmarks and tests only: every eligible mask to one path.
+    """
+
+    def __init__(self, n, n_rows, k, smallest_train, n_folds):
+        self.n, self.n_rows, self.k, self.n_folds = n, n_rows, k, n_folds
+        self.eligible_k = k < smallest_train // 2
+        self._visits, self._ties = _Means(), _Means()
+        self._gram_open, self._flip_open = _Means(), _Means()
+        self.n_tree = 0
+        self.force = None
+
+    @property
+    def visits(self):
+        """dict: mean distances computed per row by the tree search, by subset size."""
+        return self._visits.values
+
+    # ------------------------------------------------------------------ costs (seconds)
+    def _replay_seconds(self, m, fraction):
+        """Rows replayed exactly by the Gram or flip path: O(n m) each, the trees of the
+        folds with ties."""
+        if fraction <= 0:
+            return 0.0
+        rows = fraction * self.n_rows
+        folds = min(self.n_folds, rows)
+        ns = (GRAM_NS["exact"] * rows * self.n * m
+              + folds * TREE_NS["build"] * self.n * math.log2(max(self.n, 2)) * m)
+        return ns * 1e-9
+
+    def tree_seconds(self, m):
+        """Estimated seconds of one mask of ``m`` features by the tree path (one thread)."""
+        n, R = self.n, self.n_rows
+        log_n = math.log2(max(n, 2))
+        if m == 1:
+            ns = TREE_NS["sort"] * n * log_n + TREE_NS["row"] * R
+        else:
+            visits = min(self._visits.get(m, PRIOR_VISITS.get(m, n) * (self.k + 1) / 6.0), n)
+            ns = (TREE_NS["build"] * n * log_n * m + TREE_NS["row"] * R
+                  + R * visits * (TREE_NS["distance"] * m + TREE_NS["visit"]))
+        ties = self._ties.get(m, 0.0) * R
+        if ties:
+            ns += (min(self.n_folds, ties) * TREE_NS["build"] * n * log_n * m
+                   + ties * TREE_NS["tie"])
+        return ns * 1e-9
+
+    def gram_seconds(self, m, single):
+        """Estimated seconds of one fresh mask of ``m`` features by the Gram path."""
+        n = self.n
+        flop = GRAM_NS["flop32" if single else "flop64"]
+        return ((flop * n * n * m / 2 + GRAM_NS["candidate"] * self.n_rows * n) * 1e-9
+                + self._replay_seconds(m, self._gram_open.get(m, 0.0)))
+
+    def flip_seconds(self, base_size, n_flips):
+        """Estimated seconds of ``n_flips`` one-feature flips of a base of ``base_size``
+        features by the flip path, its base matrix and sorted prefixes included. On small
+        bases most rows are rescanned in full: their k + 1 nearest tie or move far under one
+        more or one fewer feature."""
+        n, R = self.n, self.n_rows
+        per_row = FLIP_NS["row"] + FLIP_RESCANS.get(base_size, 0.0) * n * FLIP_NS["candidate"]
+        return (self.gram_seconds(max(base_size, 1), False)
+                + (FLIP_NS["table"] * R * n + n_flips * R * per_row) * 1e-9
+                + n_flips * self._replay_seconds(base_size + 1,
+                                                 self._flip_open.get(base_size, 0.0)))
+
+    # ------------------------------------------------------------------ choices
+    def tree_sizes(self, sizes, single, exact):
+        """Which masks of the given sizes the tree path takes.
+
+        Parameters
+        ----------
+        sizes : ndarray of int64, shape (B,)
+            Selected features of each mask (all at least 1).
+        single : bool
+            Whether the Gram products are float32.
+        exact : bool
+            Whether the replay of scikit-learn's kd-tree is verified in this process (the
+            tree path settles ties by it).
+
+        Returns
+        -------
+        ndarray of bool, shape (B,)
+        """
+        ok = (sizes <= MAX_FEATURES) & (sizes >= 1)
+        if not (exact and self.eligible_k) or self.force == "gram":
+            return np.zeros(sizes.size, dtype=bool)
+        if self.force == "tree":
+            return ok
+        cheaper = {m: self.tree_seconds(m) < self.gram_seconds(m, single)
+                   for m in np.unique(sizes[ok]).tolist()}
+        return np.array([bool(o and cheaper[m]) for o, m in zip(ok, sizes.tolist())],
+                        dtype=bool)
+
+    def flips_to_tree(self, base_size, n_flips, exact):
+        """Whether the flips of a base of ``base_size`` features go to the tree path.
+
+        Parameters
+        ----------
+        base_size : int
+        n_flips : int
+        exact : bool
+            As in :meth:`tree_sizes`.
+
+        Returns
+        -------
+        bool
+        """
+        if not (exact and self.eligible_k) or base_size + 1 > MAX_FEATURES \
+                or self.force == "gram":
+            return False
+        if self.force == "tree":
+            return True
+        tree = n_flips * max(self.tree_seconds(base_size + 1),
+                             self.tree_seconds(max(1, base_size - 1)))
+        return tree < self.flip_seconds(base_size, n_flips)
+
+    # ------------------------------------------------------------------ learning
+    def record_tree(self, sizes, visits, ties):
+        """Fold what the tree path measured into the running means.
+
+        Parameters
+        ----------
+        sizes : ndarray of int64, shape (B,)
+        visits : ndarray of int64, shape (B,)
+            Distances computed per mask (all rows).
+        ties : ndarray of int64, shape (B,)
+            Rows replayed on the fold's tree, per mask.
+        """
+        self.n_tree += sizes.size
+        for m, v, t in zip(sizes.tolist(), visits.tolist(), ties.tolist()):
+            if m >= 2:
+                self._visits.add(m, v / self.n_rows)
+            self._ties.add(m, t / self.n_rows)
+
+    def record_gram(self, sizes, n_open):
+        """Fold the rows the Gram path left open (per mask) into the running means."""
+        for m, u in zip(sizes.tolist(), n_open.tolist()):
+            if m <= MAX_FEATURES:
+                self._gram_open.add(m, u / self.n_rows)
+
+    def record_flips(self, base_size, n_open):
+        """Fold the rows the flip path left open (per flip) into the running means."""
+        if base_size < MAX_FEATURES and n_open.size:
+            self._flip_open.add(base_size, float(n_open.mean()) / self.n_rows)

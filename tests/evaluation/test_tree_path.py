@@ -1,0 +1,242 @@
+"""The tree path for small subsets (kernels/tree.py, paths.py): the same scores as
+cross_val_score on tie-heavy data, through score, score_flips and batches."""
+
+import numpy as np
+import pytest
+from sklearn.model_selection import cross_val_score
+from sklearn.neighbors import KNeighborsClassifier
+
+from pymoo_fs.datasets import holdout_split, load_dataset
+from pymoo_fs.evaluation import KNNEvaluator
+from pymoo_fs.evaluation.knn import selfcheck
+from pymoo_fs.evaluation.knn.kernels import sklearn_replay
+from pymoo_fs.evaluation.knn.paths import PathChooser
+
+
+def sklearn_score(ev, mask, k, scoring="accuracy"):
+    if not mask.any():
+        return 0.0
+    return cross_val_score(KNeighborsClassifier(k), ev.X[:, mask], ev.y, cv=ev.folds,
+                           scoring=scoring).mean()
+
+
+def tie_heavy(rng, n=260, d=9):
+    """Three values per feature, a sixth of the rows duplicated, and a binary column: most
+    rows' k-th place is a tie, many of mixed labels."""
+    X = np.round(rng.random((n, d)) * 2) / 2
+    X[:n // 6] = X[n // 6:2 * (n // 6)]
+    X[:, 3] = rng.integers(0, 2, n)
+    y = rng.integers(0, 3, n)
+    return X, y
+
+
+def small_masks(rng, d, count=8):
+    """``count`` distinct masks of 1 to 5 features."""
+    masks = []
+    while len(masks) < count:
+        m = np.zeros(d, dtype=bool)
+        m[rng.choice(d, 1 + len(masks) % 5, replace=False)] = True
+        if not any(np.array_equal(m, other) for other in masks):
+            masks.append(m)
+    return np.array(masks)
+
+
+@pytest.mark.parametrize("k, cv, scoring", [(1, 10, "accuracy"), (3, 5, "balanced_accuracy"),
+                                            (5, 10, "accuracy"), (5, "loo", "accuracy")])
+def test_tree_path_equals_sklearn_on_ties(rng, k, cv, scoring):
+    X, y = tie_heavy(rng)
+    ev = KNNEvaluator(X, y, n_neighbors=k, cv=cv, scoring=scoring, cache_size=0)
+    ev._paths.force = "tree"
+    masks = small_masks(rng, X.shape[1])
+    expected = [sklearn_score(ev, m, k, scoring) for m in masks]
+    np.testing.assert_array_equal(ev.score(masks), expected)  # a batch
+    np.testing.assert_array_equal([ev.score(m)[0] for m in masks], expected)  # one by one
+    assert ev._paths.n_tree == 2 * masks.shape[0]
+    assert ev._settler.n_uncertified > 0  # ties were replayed on the folds' trees
+    assert ev._settler.n_sklearn_rows == 0
+
+
+@pytest.mark.parametrize("k, cv, force", [(5, 10, "tree"), (1, "loo", "tree"),
+                                           (3, 10, None)])
+def test_forward_steps_by_flips_equal_sklearn(rng, k, cv, force):
+    # SFS's first steps: flips of the empty mask, then of a one- and a two-feature base
+    X, y = tie_heavy(rng)
+    ev = KNNEvaluator(X, y, n_neighbors=k, cv=cv, cache_size=0)
+    ev._paths.force = force
+    D = X.shape[1]
+    base = np.zeros(D, dtype=bool)
+    for _ in range(3):
+        got = ev.score_flips(base)
+        flipped = np.repeat(base[None, :], D, axis=0)
+        flipped[np.arange(D), np.arange(D)] ^= True
+        np.testing.assert_array_equal(got, [sklearn_score(ev, m, k) for m in flipped])
+        candidates = np.flatnonzero(~base)
+        base[candidates[np.argmax(got[candidates])]] = True
+    if force == "tree":
+        assert ev._paths.n_tree > 0
+
+
+def test_default_choice_takes_the_tree_for_single_features_on_many_rows(rng):
+    X = rng.random((1200, 20))
+    y = (X[:, 0] + 0.3 * rng.random(1200) > 0.6).astype(int)
+    ev = KNNEvaluator(X, y, n_neighbors=5, cv=10, cache_size=0)
+    masks = np.eye(20, dtype=bool)[:4]
+    expected = [sklearn_score(ev, m, 5) for m in masks]
+    np.testing.assert_array_equal(ev.score(masks), expected)
+    assert ev._paths.n_tree == 4
+    wide = np.ones((2, 20), dtype=bool)  # 20 features: scikit-learn's brute force
+    wide[1, 0] = False
+    np.testing.assert_array_equal(ev.score(wide), [sklearn_score(ev, m, 5) for m in wide])
+    assert ev._paths.n_tree == 4
+
+
+def test_no_tree_where_scikit_learn_takes_brute_force_or_the_replay_is_off(rng, monkeypatch):
+    X, y = tie_heavy(rng, n=40)
+    # k >= n_train // 2 in the folds: scikit-learn takes brute force, so must we
+    ev = KNNEvaluator(X, y, n_neighbors=16, cv=4, cache_size=0)
+    ev._paths.force = "tree"
+    masks = small_masks(rng, X.shape[1], 4)
+    np.testing.assert_array_equal(ev.score(masks), [sklearn_score(ev, m, 16) for m in masks])
+    assert ev._paths.n_tree == 0
+    monkeypatch.setattr(selfcheck, "kd_tree_verified", lambda: False)
+    X, y = tie_heavy(rng)
+    ev = KNNEvaluator(X, y, n_neighbors=3, cv=5, cache_size=0)
+    ev._paths.force = "tree"
+    np.testing.assert_array_equal(ev.score(masks), [sklearn_score(ev, m, 3) for m in masks])
+    assert ev._paths.n_tree == 0
+
+
+def test_kd_tree_check_passes_in_this_environment():
+    assert selfcheck.kd_tree_verified()
+
+
+def test_early_stop_of_the_replayed_query_keeps_the_neighbours(rng):
+    # Given the k-th distance and the count strictly nearer, the query stops once its heap
+    # holds them: the neighbours are those of the whole query.
+    X = np.round(rng.random((300, 2)) * 2) / 2
+    idx, start, end, leaf, lo, hi = sklearn_replay.kd_build(X, 30)
+    k = 5
+    vals, nbr = np.empty(k), np.empty(k, dtype=np.int64)
+    stack, lbs = np.empty(2 * start.size + 2, dtype=np.int64), np.empty(2 * start.size + 2)
+    stops = 0
+    for q in np.round(rng.random((40, 2)) * 2) / 2:
+        sklearn_replay.kd_query(X, idx, start, end, leaf, lo, hi, q, k, vals, nbr, stack, lbs)
+        full = set(nbr.tolist())
+        d = ((X - q) ** 2).sum(axis=1)
+        t = np.sort(d)[k - 1]
+        sklearn_replay.kd_query(X, idx, start, end, leaf, lo, hi, q, k, vals, nbr, stack, lbs,
+                                t, int((d < t).sum()))
+        assert set(nbr.tolist()) == full
+        stops += int((d == t).sum() > k - (d < t).sum())
+    assert stops > 20  # most queries had ties straddling the k-th place
+
+
+def test_cost_model_prefers_the_tree_for_few_features_on_many_rows():
+    paths = PathChooser(n=2000, n_rows=2000, k=5, smallest_train=1800, n_folds=10)
+    assert paths.tree_seconds(1) < paths.gram_seconds(1, True)
+    assert paths.tree_seconds(3) < paths.gram_seconds(3, True)
+    choice = paths.tree_sizes(np.array([1, 3, 15, 16]), True, True)
+    assert choice[:2].all() and not choice[3]
+    assert not paths.tree_sizes(np.array([1, 3]), True, False).any()  # replay not verified
+    small = PathChooser(n=60, n_rows=60, k=5, smallest_train=54, n_folds=10)
+    assert small.tree_seconds(12) > small.gram_seconds(12, True)
+    # ties learned from the masks scored make the tree dearer, open rows the Gram path
+    before = paths.tree_seconds(2)
+    paths.record_tree(np.array([2]), np.array([40 * 2000]), np.array([2000]))
+    assert paths.tree_seconds(2) > before
+    before = paths.gram_seconds(2, True)
+    paths.record_gram(np.array([2]), np.array([1000]))
+    assert paths.gram_seconds(2, True) > before
+
+
+def test_tree_path_on_discrete_shared_data(shared_data_dir, rng):
+    # splice: four values per column, every small subset's rows tie at the k-th place
+    split = holdout_split(load_dataset("splice", data_dir=shared_data_dir), random_state=0)
+    X, y = split.X_train[:900], split.y_train[:900]
+    ev = KNNEvaluator(X, y, n_neighbors=5, cv=10, cache_size=0)
+    masks = small_masks(rng, X.shape[1], 6)
+    np.testing.assert_array_equal(ev.score(masks), [sklearn_score(ev, m, 5) for m in masks])
+    base = masks[0]
+    features = rng.choice(X.shape[1], 6, replace=False)
+    flipped = np.repeat(base[None, :], 6, axis=0)
+    flipped[np.arange(6), features] ^= True
+    np.testing.assert_array_equal(ev.score_flips(base, features),
+                                  [sklearn_score(ev, m, 5) for m in flipped])
+    assert ev._paths.n_tree > 0
+
+
+def test_tree_path_on_small_training_parts_and_at_the_brute_force_boundary(rng):
+    # 3 folds of 10 rows: each training part holds 20, so scikit-learn takes its kd-tree for
+    # k <= 9 and brute force from k = 10 (k >= n_train // 2); both sides equal scikit-learn
+    X, y = tie_heavy(rng, n=30, d=6)
+    masks = small_masks(rng, X.shape[1], 6)
+    for k, tree_used in [(1, True), (5, True), (9, True), (10, False)]:
+        ev = KNNEvaluator(X, y, n_neighbors=k, cv=3, cache_size=0)
+        ev._paths.force = "tree"
+        assert min(len(train) for train, _ in ev.folds) == 20
+        np.testing.assert_array_equal(ev.score(masks),
+                                      [sklearn_score(ev, m, k) for m in masks])
+        assert (ev._paths.n_tree > 0) == tree_used
+
+
+@pytest.mark.parametrize("k", [1, 5])
+def test_tree_path_on_constant_and_duplicated_columns(rng, k):
+    # every distance of a constant column is 0 and of a two-valued one mostly 0: every row's
+    # k-th place is a tie of mixed labels, settled by the fold's own tree
+    n = 120
+    X = np.column_stack([np.zeros(n), rng.integers(0, 2, n), rng.integers(-1, 2, n) * 1e3,
+                         rng.random(n)])
+    X = np.vstack([X, X[:40]])  # 40 duplicated rows (one copy may land in another fold)
+    y = rng.integers(0, 2, X.shape[0])
+    masks = np.array([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [1, 1, 0, 0], [0, 1, 1, 0],
+                      [1, 1, 1, 1], [0, 0, 0, 1]], dtype=bool)
+    for cv in (5, 10):
+        ev = KNNEvaluator(X, y, n_neighbors=k, cv=cv, cache_size=0)
+        ev._paths.force = "tree"
+        expected = [sklearn_score(ev, m, k) for m in masks]
+        np.testing.assert_array_equal(ev.score(masks), expected)
+        np.testing.assert_array_equal([ev.score(m)[0] for m in masks], expected)
+        assert ev._paths.n_tree == 2 * masks.shape[0]
+        assert ev._settler.n_uncertified > 0
+
+
+def test_tree_and_gram_paths_give_the_same_scores(rng):
+    # the path decides only the speed: forced tree, forced Gram and the cost model's choice
+    X, y = tie_heavy(rng, n=200, d=12)
+    masks = small_masks(rng, X.shape[1], 10)
+    scores = {}
+    for force in ("tree", "gram", None):
+        ev = KNNEvaluator(X, y, n_neighbors=5, cv=10, cache_size=0)
+        ev._paths.force = force
+        scores[force] = ev.score(masks)
+        if force is not None:
+            assert ev._paths.n_tree == (masks.shape[0] if force == "tree" else 0)
+    np.testing.assert_array_equal(scores["tree"], scores["gram"])
+    np.testing.assert_array_equal(scores[None], scores["gram"])
+    np.testing.assert_array_equal(scores["gram"], [sklearn_score(ev, m, 5) for m in masks])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, k", [("splice", 5), ("gas6", 1), ("mfeat", 5)])
+def test_tree_path_equals_sklearn_on_large_shared_data(shared_data_dir, rng, name, k):
+    # the sizes the tree path is for: 1 to 15 features of 1,000+ training rows, ten folds,
+    # the path the cost model chooses and the tree forced
+    split = holdout_split(load_dataset(name, data_dir=shared_data_dir), random_state=0)
+    X, y = split.X_train, split.y_train
+    D = X.shape[1]
+    masks = np.zeros((8, D), dtype=bool)
+    for i, size in enumerate([1, 1, 2, 3, 5, 8, 12, 15]):
+        masks[i, rng.choice(D, size, replace=False)] = True
+    for force in (None, "tree"):
+        ev = KNNEvaluator(X, y, n_neighbors=k, cv=10, cache_size=0)
+        ev._paths.force = force
+        expected = [sklearn_score(ev, m, k) for m in masks]
+        np.testing.assert_array_equal(ev.score(masks), expected)
+        np.testing.assert_array_equal([ev.score(m)[0] for m in masks[:3]], expected[:3])
+        base = masks[2]
+        flips = np.repeat(base[None, :], 6, axis=0)
+        features = rng.choice(D, 6, replace=False)
+        flips[np.arange(6), features] ^= True
+        np.testing.assert_array_equal(ev.score_flips(base, features),
+                                      [sklearn_score(ev, m, k) for m in flips])
+        assert ev._paths.n_tree > 0
