@@ -226,9 +226,10 @@ def min_max_scale(X_train: ArrayLike, X_test: ArrayLike | None = None
     return X_train_scaled, X_test_scaled
 
 
-def _fit_scaler(X_train, name):
-    """A MinMaxScaler fitted on ``X_train``; a ValueError naming the columns whose range
-    ``max - min`` overflows float64 (scikit-learn would silently scale them to 0)."""
+def _fit_scaler(X_train, name, feature_range=(0, 1)):
+    """A MinMaxScaler (``feature_range``) fitted on ``X_train``; a ValueError naming the columns
+    whose range ``max - min`` overflows float64 (scikit-learn would silently scale them to 0).
+    Also used by the studies' protocols."""
     X_train = np.asarray(X_train, dtype=np.float64)
     if X_train.ndim == 2 and X_train.size and np.isfinite(X_train).all():
         with np.errstate(over="ignore"):
@@ -242,7 +243,7 @@ def _fit_scaler(X_train, name):
                 f"{X_train[:, j].max():.3g}): min-max scaling cannot represent it; divide "
                 "those columns by a constant (e.g. 1e10) before scaling"
             )
-    return MinMaxScaler().fit(X_train)
+    return MinMaxScaler(feature_range=feature_range).fit(X_train)
 
 
 def _check_test_size(test_size):

@@ -9,9 +9,9 @@ doi:10.1109/CEC45853.2021.9504949.
 
 import numpy as np
 from sklearn.model_selection import StratifiedKFold
-from sklearn.preprocessing import MinMaxScaler
 
 from pymoo_fs.datasets import WekaStratifiedKFold, holdout_indices, load_dataset
+from pymoo_fs.datasets.splitting import _fit_scaler
 from pymoo_fs.seeds import run_seed
 
 __all__ = ["load_dataset_cached", "outer_splits", "prepare_split", "make_problem"]
@@ -80,12 +80,18 @@ def prepare_split(X, y, train, test, protocol):
     -------
     X_train, y_train, X_test, y_test : ndarray
         Features float64, C-contiguous.
+
+    Raises
+    ------
+    ValueError
+        If a column's range ``max - min`` overflows float64 (min-max scaling would map it
+        to a constant); the message names the columns.
     """
     if protocol.scaling == "symmetric_whole":
-        X = MinMaxScaler(feature_range=(-1, 1)).fit_transform(X)
+        X = _fit_scaler(X, "the dataset", feature_range=(-1, 1)).transform(X)
     X_train, X_test = X[train], X[test]
     if protocol.scaling == "minmax":
-        scaler = MinMaxScaler().fit(X_train)
+        scaler = _fit_scaler(X_train, "the training part")
         X_train, X_test = scaler.transform(X_train), scaler.transform(X_test)
     return (np.ascontiguousarray(X_train, dtype=np.float64), y[train],
             np.ascontiguousarray(X_test, dtype=np.float64), y[test])

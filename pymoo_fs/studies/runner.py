@@ -429,13 +429,17 @@ def _dataset_name(dataset, spec):
 
 
 def _problem(spec, dataset, name, fold, n_threads):
-    key = (dataset, spec.data_dir, spec.protocol, spec.seed, fold, n_threads)
+    key = (dataset, spec.data_dir, spec.targets.get(dataset), spec.protocol, spec.seed, fold,
+           n_threads)
     if key in _problems:
         _problems.move_to_end(key)
         return _problems[key]
     data = spec.load_dataset(dataset)
     train, test = outer_splits(data.y, spec.protocol, spec.seed, name)[fold]
-    parts = prepare_split(data.X, data.y, train, test, spec.protocol)
+    try:
+        parts = prepare_split(data.X, data.y, train, test, spec.protocol)
+    except ValueError as exc:  # a column min-max scaling cannot represent: name the dataset
+        raise ValueError(f"dataset {name!r}, split {fold}: {exc}") from None
     problem = make_problem(spec.protocol, *parts, spec.seed, name, fold, n_threads=n_threads)
     _problems[key] = problem
     while len(_problems) > _PROBLEM_CACHE_SIZE:

@@ -231,3 +231,16 @@ FOLD_CASES = [
 @pytest.mark.parametrize("case", FOLD_CASES, ids=ids(FOLD_CASES))
 def test_fold_input(case):
     check_case(case)
+
+
+@pytest.mark.parametrize("preset, where", [("S000", "the dataset"),
+                                           ("S003", "the training part")])
+def test_study_scaling_names_a_column_whose_range_overflows(preset, where):
+    from pymoo_fs.studies import PRESETS
+    from pymoo_fs.studies.protocols import prepare_split
+
+    X = np.linspace(-1, 1, 20)[:, None] * np.array([1.0, 1e308])
+    train = np.r_[0:7, 13:20]  # both extremes in the training part
+    with pytest.raises(ValueError, match=rf"column\(s\) \[1\] of {where} span a range that "
+                                         rf"overflows float64"):
+        prepare_split(X, _LABELS, train, np.arange(7, 13), PRESETS[preset])
