@@ -142,11 +142,18 @@ def check_unit_interval(name, value, low_open=False):
 
 
 def check_choice(name, value, choices):
-    """Return ``value`` if it is one of ``choices``, else raise ValueError listing them."""
+    """Return ``value`` if it is one of ``choices``, else raise ValueError listing them.
+
+    A bool is refused unless a bool is among the choices (``True in (1, 2, 3)`` holds in
+    Python, as ``True == 1``).
+    """
     try:
         ok = value in choices
     except TypeError:  # unhashable values in a set/dict of choices
         ok = False
+    if ok and isinstance(value, (bool, np.bool_)) and not any(
+            isinstance(c, (bool, np.bool_)) for c in choices):
+        ok = False  # True == 1: a bool is no choice among numbers
     if not ok:
         raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
     return value

@@ -184,7 +184,7 @@ def test_registered_by_name_with_its_paper_defaults():
 @pytest.mark.parametrize("kwargs, match", [
     (dict(size_term="both"), "size_term"), (dict(c3=-1.0), "c3"), (dict(target_size=0),
                                                                    "target_size"),
-    (dict(srtso_sizes=0), "n_sizes"), (dict(srtso_range=2.0), "range_ratio"),
+    (dict(srtso_sizes=0), "^srtso_sizes must"), (dict(srtso_range=2.0), "^srtso_range must"),
     (dict(vmax=0.0), "vmax")])
 def test_invalid_parameters_are_refused(kwargs, match):
     with pytest.raises(ValueError, match=match):

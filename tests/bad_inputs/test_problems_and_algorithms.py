@@ -6,6 +6,7 @@ a message naming ``pop_size``.
 """
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -171,3 +172,36 @@ def test_every_algorithm_runs_on_tiny_data_or_names_pop_size(name, D):
         masks = np.atleast_2d(res.X).astype(bool)
         assert masks.shape[1] == D and masks.any(axis=1).all(), (name, pop_size)
         assert np.isfinite(np.atleast_2d(res.F)).all()
+
+
+def _numeric_parameters():
+    """(algorithm, parameter) of every registered algorithm's numeric constructor parameter
+    (a number as default), found by signature: a parameter added tomorrow is tried too."""
+    import inspect
+    import numbers
+
+    from pymoo_fs.algorithms import algorithm_info
+
+    found = []
+    for name in algorithm_names():
+        info = algorithm_info(name)
+        init = info.factory.__init__ if inspect.isclass(info.factory) else info.factory
+        for param in inspect.signature(init).parameters.values():
+            default = param.default
+            if (param.name not in ("self", "pop_size") and param.name not in info.preset
+                    and isinstance(default, numbers.Real) and not isinstance(default, bool)):
+                found.append((name, param.name))
+    return found
+
+
+@pytest.mark.parametrize("value, category", [(math.nan, "nan/inf"), (True, "bool for int"),
+                                             ("1", "string for number")],
+                         ids=["nan", "True", "'1'"])
+@pytest.mark.parametrize("name, parameter", _numeric_parameters(),
+                         ids=[f"{n}.{p}" for n, p in _numeric_parameters()])
+def test_every_numeric_algorithm_parameter_refuses_nonsense_by_name(name, parameter, value,
+                                                                   category):
+    case = Case(name, f"{parameter}={value!r}", category,
+                lambda: make_algorithm(name, **{parameter: value}),
+                Raises(ValueError, rf"^{re.escape(parameter)} "))
+    check_case(case)

@@ -1,5 +1,7 @@
 """BBPSO-ACJ: bare-bones PSO with an adaptive chaotic jump (Qiu 2018), a baseline of Yang 2022."""
 
+import math
+
 import numpy as np
 
 from pymoo_fs._validation import (check_choice, check_positive_int, check_real,
@@ -146,12 +148,12 @@ class BBPSOACJ(SwarmAlgorithm):
         if self.z0 in (0.25, 0.5, 0.75):
             raise ValueError(f"z0 must not be 0.25, 0.5 or 0.75 (the logistic map stays at 0 "
                              f"or 0.75 from there), got {z0!r}")
-        self.eta = check_real("eta", eta, low=0.0)
+        self.eta = check_real("eta", eta, low=0.0, high=math.inf, high_open=True)
         self.trigger = check_choice("trigger", trigger, ("count", "prob"))
         self.stagnation_limit = check_positive_int("stagnation_limit", stagnation_limit)
         self.variant = check_choice("variant", variant, ("standard", "exploiting"))
         self.bounds = check_choice("bounds", bounds, ("clip", "pbest"))
-        self.epsilon = check_real("epsilon", epsilon, low=0.0)
+        self.epsilon = check_real("epsilon", epsilon, low=0.0, high=math.inf, high_open=True)
 
     def _setup(self, problem, **kwargs):
         super()._setup(problem, **kwargs)

@@ -157,7 +157,16 @@ class SCTSOFS(ParticleSwarm):
         self.srtso_options = dict(max_iterations=srtso_iterations, n_sizes=srtso_sizes,
                                   n_subsets=srtso_subsets, range_ratio=srtso_range,
                                   tolerance=srtso_tolerance)
-        TargetSizeSearch(1, **self.srtso_options)  # checks the values now
+        try:  # checks the values now, under this class's names for them
+            TargetSizeSearch(1, **self.srtso_options)
+        except ValueError as exc:
+            message = str(exc)
+            for inner, outer in (("max_iterations", "srtso_iterations"),
+                                 ("n_sizes", "srtso_sizes"), ("n_subsets", "srtso_subsets"),
+                                 ("range_ratio", "srtso_range"), ("tolerance", "srtso_tolerance")):
+                if message.startswith(inner):
+                    message = outer + message[len(inner):]
+            raise ValueError(message) from None
 
     def _setup(self, problem, **kwargs):
         super()._setup(problem, **kwargs)
