@@ -1,0 +1,251 @@
+"""The report directory, every file written together: :func:`write_report`."""
+
+import base64
+import hashlib
+import html
+import math
+from pathlib import Path
+from pymoo_fs.studies.report.figures import _figures, _render
+from pymoo_fs.studies.report.latex import latex_tables
+from pymoo_fs.studies.report.results import load_results
+from pymoo_fs.studies.report.tables import (ALL_FEATURES_COLUMNS, FRONT_SUMMARY_COLUMNS,
+                                            SUBSET_SUMMARY_COLUMNS, _legend_by_column,
+                                            _sentence, _slug, all_features_line,
+                                            front_table, legend, run_table, summary_data,
+                                            summary_tables)
+
+__all__ = ["MANIFEST", "write_report"]
+
+
+from pymoo_fs import __version__
+from pymoo_fs._files import commit_files, csv_text, json_text, read_json
+
+
+MANIFEST = "manifest.json"
+
+
+def write_report(directory, out=None, tsne=True, data_dir=None, check=None, keys=None):
+    """Write a study's report: tables, legend, figures, provenance, LaTeX and CSV files.
+
+    Parameters
+    ----------
+    directory : path
+        The study directory.
+    out : path, optional
+        The report directory (default ``directory/report``); created if missing.
+    tsne : bool, default=True
+        Draw the t-SNE views (the slowest figures; they need the datasets).
+    data_dir : path, optional
+        Where to find datasets named in the spec (default: the spec's, then
+        ``$PYMOO_FS_DATA``).
+    check : callable, optional
+        Called between figures and between files; an exception it raises stops the report
+        before anything is moved into place (the files are written together,
+        :func:`pymoo_fs._files.commit_files`).
+    keys : iterable of RunKey, optional
+        Report only these runs (see :func:`load_results`).
+
+    Returns
+    -------
+    paths : dict
+        ``"html"``, ``"markdown"``, ``"latex"``, ``"summary"`` (``summary.csv``),
+        ``"summary_json"``, ``"all_features"``, ``"runs"``, ``"fronts"`` (front studies only),
+        ``"manifest"``: Path each; ``"figures"``: list of Path (PNG, PDF and SVG of every
+        figure); ``"removed"``: list of Path, files of an earlier report in ``out`` that this
+        one does not write again (listed in its ``manifest.json``) and removed;
+        ``"missing"``: int, the runs the spec asks for that are not stored.
+
+    Raises
+    ------
+    ValueError
+        If ``directory`` is not a study directory.
+    OSError
+        If the report cannot be written.
+
+    Notes
+    -----
+    Only files named in the previous ``manifest.json`` are ever removed, so a report written
+    into a directory that holds other files leaves them alone.
+    """
+    check = check if check is not None else (lambda: None)
+    results = load_results(directory, keys)
+    out = Path(out) if out is not None else Path(directory) / "report"
+    data = summary_data(results)
+    tables = summary_tables(results)
+    figures = {}
+    for dataset in results.datasets:
+        check()
+        figures[dataset] = _figures(results, dataset, tsne, data_dir, check)
+    files, pngs = {}, {}
+    for dataset, figs in figures.items():
+        for fig in figs:
+            stem = f"{_slug(dataset)}_{fig.slug}"
+            for fmt in ("png", "pdf", "svg"):
+                files[f"{stem}.{fmt}"] = _render(fig.figure, fmt)
+            pngs[dataset, fig.slug] = (stem, fig, files[f"{stem}.png"])
+        check()
+    files["report.md"] = _markdown(results, tables, pngs)
+    files["report.html"] = _html(results, tables, pngs)
+    files["tables.tex"] = latex_tables(results)
+    files["summary.json"] = json_text({"legend": _legend_by_column(results),
+                                       "datasets": {d: t.as_dict() for d, t in data.items()}})
+    columns = (FRONT_SUMMARY_COLUMNS if results.pareto else SUBSET_SUMMARY_COLUMNS)
+    files["summary.csv"] = csv_text(columns, [_csv_row(row) for t in data.values()
+                                              for row in t.rows])
+    files["all_features.csv"] = csv_text(ALL_FEATURES_COLUMNS, [
+        _csv_row([t.all_features[c] for c in ALL_FEATURES_COLUMNS]) for t in data.values()])
+    files["runs.csv"] = csv_text(*run_table(results))
+    if results.pareto:
+        files["fronts.csv"] = csv_text(*front_table(results))
+    previous = _manifest(out)
+    files[MANIFEST] = json_text({"written_by": f"pymoo-fs {__version__}",
+                                 "files": sorted(files)})
+    written = commit_files(out, {name: _writer(content) for name, content in files.items()},
+                           check)
+    removed = []
+    for name in previous - set(files):
+        stale = out / name
+        if stale.is_file():
+            stale.unlink()
+            removed.append(stale)
+    paths = {"html": written["report.html"], "markdown": written["report.md"],
+             "latex": written["tables.tex"], "summary": written["summary.csv"],
+             "summary_json": written["summary.json"], "all_features": written["all_features.csv"],
+             "runs": written["runs.csv"], "manifest": written[MANIFEST],
+             "figures": [written[n] for n in files if n.endswith((".png", ".pdf", ".svg"))],
+             "removed": sorted(removed), "missing": len(results.missing)}
+    if results.pareto:
+        paths["fronts"] = written["fronts.csv"]
+    return paths
+
+
+def _csv_row(row):
+    return ["" if isinstance(v, float) and math.isnan(v) else v for v in row]
+
+
+def _writer(content):
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    return lambda path: Path(path).write_bytes(data)
+
+
+def _manifest(out):
+    """The names an earlier report listed in ``out``'s manifest (plain names only)."""
+    try:
+        names = read_json(Path(out) / MANIFEST).get("files", [])
+    except (OSError, ValueError, AttributeError):
+        return set()
+    return {n for n in names if isinstance(n, str) and n == Path(n).name and n != MANIFEST}
+
+
+def _intro(results):
+    s = results.spec
+    p = s["protocol"]
+    budget = ", ".join(f"{k} = {v}" for k, v in s["budget"].items())
+    own = [f"{a['label']}: {', '.join(f'{k} = {v}' for k, v in a['budget'].items())}"
+           for a in s["algorithms"] if a.get("budget")]
+    split = (f"hold-out {1 - p['test_size']:.0%}/{p['test_size']:.0%}" if p["split"] == "holdout"
+             else f"outer {p['outer_folds']}-fold CV")
+    lines = [
+        f"protocol {p['name']}: {split}, scaling {p['scaling']}, KNN-{p['n_neighbors']} with "
+        f"{p['inner_cv']}-fold inner CV ({p['scoring'].replace('_', ' ')}), objective "
+        f"{results.protocol.objective.describe()}",
+        f"{s['runs']} runs per algorithm and split, seed {s['seed']}, budget {budget}"
+        + (f" ({'; '.join(own)})" if own else "") + f"; reference algorithm "
+        f"{s['reference']}; Wilcoxon "
+        f"{'signed-rank' if p['statistic'] == 'signedrank' else 'rank-sum'} test, alpha 0.05",
+        f"{len(results.records)} runs stored; {len(results.missing)} missing",
+    ]
+    return lines
+
+
+def _provenance_lines(results):
+    """Where and with what the runs were made, then how the report was written."""
+    lines = []
+    sessions = (results.provenance or {}).get("sessions", [])
+    for i, session in enumerate(sessions, start=1):
+        versions = ", ".join(f"{k} {v}" for k, v in session.get("versions", {}).items())
+        m = session.get("machine", {})
+        machine = ", ".join(str(m[k]) for k in ("node", "system", "processor", "cores")
+                            if m.get(k)) + (" cores" if m.get("cores") else "")
+        done = session.get("runs_computed")
+        lines.append(f"session {i}: started {session.get('started', '?')}"
+                     + (f", finished {session['finished']}" if session.get("finished") else "")
+                     + (f", {done} runs computed" if done is not None else "")
+                     + f"; {machine}; {versions}; spec sha256 "
+                       f"{session.get('spec_sha256', '?')[:16]}")
+    if not sessions:
+        lines.append("the study directory holds no provenance.json (made before pymoo-fs "
+                     "kept one): the versions and machine of its runs are unknown")
+    lines.append(f"report: pymoo-fs {__version__}; study.json sha256 "
+                 f"{results_spec_sha256(results)[:16]}")
+    return lines
+
+
+def results_spec_sha256(results):
+    """SHA-256 of the stored spec as JSON text (:func:`pymoo_fs._files.json_text`)."""
+    return hashlib.sha256(json_text(results.spec).encode("utf-8")).hexdigest()
+
+
+def _markdown(results, tables, pngs):
+    out = [f"# Study {results.spec['name']}", ""]
+    out += [f"- {line}" for line in _intro(results)] + [""]
+    out += ["## How to read the tables", ""]
+    out += [f"- **{term}**: {meaning}" for term, meaning in legend(results)] + [""]
+    for dataset, (header, rows) in tables.items():
+        out += [f"## {dataset}", ""]
+        if results.pareto:
+            out += [_sentence(all_features_line(results, dataset)) + ".", ""]
+        out += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        out += ["| " + " | ".join(row) + " |" for row in rows]
+        out.append("")
+        for (d, _), (stem, fig, _) in pngs.items():
+            if d == dataset:
+                out += [f"### {dataset}: {fig.title}", "", f"![{dataset}: {fig.title}]"
+                        f"({stem}.png)", "", f"{fig.caption} ([PDF]({stem}.pdf), "
+                        f"[SVG]({stem}.svg))", ""]
+    if results.missing:
+        out += ["## Missing runs", ""] + [f"- {key}" for key in results.missing] + [""]
+    out += ["## Provenance", ""] + [f"- {line}" for line in _provenance_lines(results)] + [""]
+    return "\n".join(out)
+
+
+def _html(results, tables, pngs):
+    esc = html.escape
+    parts = [
+        "<!DOCTYPE html><html><head><meta charset='utf-8'>",
+        f"<title>Study {esc(results.spec['name'])}</title><style>",
+        "body{font-family:sans-serif;margin:2em;max-width:1400px}",
+        "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;"
+        "padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}"
+        "th{background:#eee}img{max-width:100%;margin:0.5em 0}"
+        "dt{font-weight:bold;margin-top:0.4em}figcaption{max-width:60em}",
+        "</style></head><body>", f"<h1>Study {esc(results.spec['name'])}</h1><ul>",
+    ]
+    parts += [f"<li>{esc(line)}</li>" for line in _intro(results)] + ["</ul>"]
+    parts.append("<h2>How to read the tables</h2><dl>")
+    parts += [f"<dt>{esc(term)}</dt><dd>{esc(meaning)}</dd>" for term, meaning in
+              legend(results)] + ["</dl>"]
+    for dataset, (header, rows) in tables.items():
+        parts.append(f"<h2>{esc(dataset)}</h2>")
+        if results.pareto:
+            parts.append(f"<p>{esc(_sentence(all_features_line(results, dataset)))}.</p>")
+        parts.append("<table><tr>")
+        parts += [f"<th>{esc(h)}</th>" for h in header] + ["</tr>"]
+        for row in rows:
+            parts.append("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>")
+        parts.append("</table>")
+        for (d, _), (stem, fig, data) in pngs.items():
+            if d == dataset:
+                b64 = base64.b64encode(data).decode("ascii")
+                parts.append(f"<figure><h3>{esc(dataset)}: {esc(fig.title)}</h3>"
+                             f"<img alt='{esc(dataset)}: {esc(fig.title)}' "
+                             f"src='data:image/png;base64,{b64}'><figcaption>"
+                             f"{esc(fig.caption)} (<a href='{esc(stem)}.pdf'>PDF</a>, "
+                             f"<a href='{esc(stem)}.svg'>SVG</a>)</figcaption></figure>")
+    if results.missing:
+        parts.append("<h2>Missing runs</h2><ul>")
+        parts += [f"<li>{esc(str(key))}</li>" for key in results.missing] + ["</ul>"]
+    parts.append("<h2>Provenance</h2><ul>")
+    parts += [f"<li>{esc(line)}</li>" for line in _provenance_lines(results)] + ["</ul>"]
+    parts.append("</body></html>")
+    return "\n".join(parts)
