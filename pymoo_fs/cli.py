@@ -215,7 +215,8 @@ def _study(parser, args, guard):
         if isinstance(exc, ValueError):
             parser.exit(2, f"pymoo-fs study: error: {_one_line(exc)}\n")
         raise
-    print(f"{total} runs stored in {out}; write the report with: pymoo-fs report {out}")
+    print(f"{total} run{'' if total == 1 else 's'} stored in {out}; write the report with: "
+          f"pymoo-fs report {out}")
     return 0
 
 
@@ -251,8 +252,9 @@ def _report(parser, args, guard):
         print(f"removed {len(paths['removed'])} files of an earlier report that this one does "
               f"not write again: {', '.join(p.name for p in paths['removed'])}")
     if paths["missing"]:
-        print(f"the study is unfinished: {paths['missing']} runs are missing (listed in the "
-              f"report)")
+        missing = paths["missing"]
+        print(f"the study is unfinished: {missing} run{' is' if missing == 1 else 's are'} "
+              f"missing (listed in the report)")
     return 0
 
 

@@ -611,7 +611,7 @@ class _Progress:
         self._close_run()
         if self.bar is not None:
             self.bar.write(
-                f"[{self.count}/{self.total}] {key}: {len(record['features'])} solution(s), "
+                f"[{self.count}/{self.total}] {key}: {_count(len(record['features']), 'solution')}, "
                 f"{record['n_eval']} evaluations, {seconds:.1f} s", file=self.stream)
             self.bar.update(1)
 
@@ -619,3 +619,8 @@ class _Progress:
         self._close_run()
         if self.bar is not None:
             self.bar.close()
+
+
+def _count(n, noun):
+    """``"1 solution"``, ``"2 solutions"``: a count with its noun in the right number."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

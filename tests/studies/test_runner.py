@@ -203,3 +203,11 @@ def test_a_users_algorithm_runs_in_a_study_by_name_and_by_reference(tmp_path):
         unregister("RANDOM-SEARCH")
     assert len(one.finished()) == len(two.finished()) == 4
     _same_run_files(tmp_path / "one", tmp_path / "two")
+
+
+def test_progress_lines_count_solutions_in_the_right_number():
+    from pymoo_fs.studies.runner import _count
+
+    assert _count(1, "solution") == "1 solution"
+    assert _count(0, "solution") == "0 solutions"
+    assert _count(12, "solution") == "12 solutions"
