@@ -193,7 +193,7 @@ class KNNEvaluator(CrossValidatedEvaluator):
 
     **Empty mask.** A mask selecting no feature scores 0.0 (KNN is undefined without features).
 
-    **Balanced accuracy.** Tran, Xue & Zhang (GECCO 2019, Eq. 7) averages per-fold
+    **Balanced accuracy.** Tran, Xue & Zhang (GECCO 2019, Eq. 7) average per-fold
     balanced accuracies, as done here; the AMSO authors' code pools one confusion matrix over
     all folds instead.
 
