@@ -409,7 +409,7 @@ def format_table(comparison):
     header, rows = summary_tables(results)[comparison.dataset]
     algorithm = spec.algorithms[0]
     first = results.references[(comparison.dataset, 0)]
-    title = (f"{comparison.dataset} ({first['n_features']} features): {spec.runs} runs x "
+    title = (f"{comparison.dataset} ({first['n_features']} features): {spec.runs} run{'' if spec.runs == 1 else 's'} x "
              f"{spec.budget.n_gen} generations x {algorithm.params['pop_size']}; objective "
              f"{spec.protocol.objective.describe()}")
     legend = (f"+/=/-: {spec.reference_label} significantly better / no significant "

@@ -36,7 +36,7 @@ def test_module_end_to_end(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0].startswith("sonar (60 features): 1 runs x 3 generations x 8")
+    assert lines[0].startswith("sonar (60 features): 1 run x 3 generations x 8")
     for name in ALGORITHMS:
         assert any(line.startswith(name) for line in lines)
     assert f"wrote {tmp_path / 'results.csv'}" in proc.stdout
