@@ -6,6 +6,7 @@ from pymoo.optimize import minimize
 
 from pymoo_fs.algorithms import CSO, make_algorithm, swarm
 from pymoo_fs.algorithms.soo.cso import loser_update
+from pymoo_fs.algorithms.soo.pso42 import mixed_initialisation
 from pymoo_fs.datasets import load_dataset
 from pymoo_fs.problems import WeightedFeatureSelection
 from tests.algorithms.loops import (FixedDraws, TargetEvaluator, advance, ask_and_tell,
@@ -16,6 +17,45 @@ def _target_problem(D=16, alpha=0.9):
     target = np.zeros(D, dtype=bool)
     target[::4] = True
     return WeightedFeatureSelection(TargetEvaluator(target), alpha=alpha)
+
+
+# ------------------------------------------------------------------ initialisation
+def _initial_masks(initialization, D=200, pop_size=30, seed=3):
+    algorithm = CSO(pop_size=pop_size, initialization=initialization)
+    algorithm.setup(_target_problem(D=D), termination=("n_gen", 1), seed=seed)
+    return algorithm.ask().get("X").astype(bool)
+
+
+def test_uniform_initialisation_selects_about_half():
+    sizes = _initial_masks("uniform").sum(axis=1)
+    assert 80 < sizes.mean() < 120  # 200 features, each selected with probability 0.5
+
+
+def test_small_initialisation_selects_about_a_tenth_for_every_particle():
+    sizes = _initial_masks("small").sum(axis=1)
+    assert sizes.max() < 45 and 10 < sizes.mean() < 30  # Binomial(200, 0.1): mean 20, std 4.2
+
+
+def test_mixed_initialisation_starts_the_last_third_large():
+    sizes = _initial_masks("mixed").sum(axis=1)
+    assert sizes[:20].max() < 45
+    assert sizes[20:].min() >= 100  # U{100, ..., 200} features
+
+
+@pytest.mark.parametrize("initialization,n_large", [("small", 0), ("mixed", None)])
+def test_small_and_mixed_positions_are_pso42s_draws(initialization, n_large):
+    algorithm = CSO(pop_size=6, initialization=initialization, threshold=0.5)
+    algorithm.setup(_target_problem(D=50), termination=("n_gen", 1), seed=0)
+    algorithm.random_state = np.random.default_rng(7)
+    X, V = algorithm._initial_swarm()
+    expected = mixed_initialisation(6, 50, 0.5, np.random.default_rng(7), n_large=n_large)
+    assert np.array_equal(X, expected)
+    assert np.array_equal(V, np.zeros_like(X))
+
+
+def test_small_initialisation_reproduces_with_the_same_seed():
+    assert_reproducible(_target_problem(), lambda: CSO(pop_size=6, initialization="small"),
+                        ("n_gen", 5), (9, 10))
 
 
 # ------------------------------------------------------------------ pairing
@@ -146,6 +186,7 @@ def test_same_seed_same_run():
     (dict(mean_position="local"), "mean_position"),
     (dict(fitness="f1"), "fitness"),
     (dict(pbest_rule="dominates"), "pbest_rule"),
+    (dict(initialization="random"), "initialization"),
 ])
 def test_invalid_parameter_raises_naming_it(kwargs, name):
     with pytest.raises(ValueError, match=rf"^{name} "):

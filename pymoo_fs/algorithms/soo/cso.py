@@ -8,6 +8,7 @@ from pymoo_fs._validation import check_choice, check_int, check_real, check_unit
 from pymoo_fs.algorithms import swarm
 from pymoo_fs.algorithms.base import SwarmAlgorithm
 from pymoo_fs.algorithms.metadata import RegistryName
+from pymoo_fs.algorithms.soo.pso42 import mixed_initialisation
 
 __all__ = ["CSO", "loser_update"]
 
@@ -47,6 +48,14 @@ class CSO(SwarmAlgorithm):
     pbest_rule : {"better", "better_or_fewer"}, default="better_or_fewer"
         How each particle's best-ever position is kept; the result is the best of them, i.e.
         the best solution ever evaluated [A], ties to the smaller subset.
+    initialization : {"uniform", "small", "mixed"}, default="uniform"
+        Initial positions [A]: ``U[0, 1]^D`` (about half of the features selected with
+        ``threshold=0.5``), or Xue et al.'s (2014) small initialisation (every particle
+        selects each feature with probability 0.1) or mixed one (two thirds small, the last
+        ``pop_size // 3`` select ``U{floor(D/2), ..., D}`` features), both drawn by
+        :func:`~pymoo_fs.algorithms.soo.pso42.mixed_initialisation` around ``threshold``.
+        Gu et al.'s code, which Tran et al. (2019) ran, is not public: their subsets of
+        30-170 of thousands of features suggest a start far below half.
     **kwargs
         pymoo's ``Algorithm`` keywords; any other keyword raises ``TypeError``.
 
@@ -80,7 +89,7 @@ class CSO(SwarmAlgorithm):
        with ``R1, R2, R3 ~ U[0, 1]^D`` drawn per dimension;
     4. the losers are evaluated; winners pass on unchanged (an odd particle out too).
 
-    Initial positions ``U[0, 1]^D``, velocities 0 [A]. **Archive.** Gu et al. keep a look-up
+    Initial positions ``U[0, 1]^D`` (``initialization``), velocities 0 [A]. **Archive.** Gu et al. keep a look-up
     table of evaluated subsets; here it is the evaluator's cache: a loser whose subset was
     seen before is answered from it, counted in ``n_eval`` (pymoo's count of masks asked for)
     and in the evaluator's ``n_cache_hits``, not in its ``n_evaluations``. Li et al. (2021) give CSO
@@ -93,7 +102,10 @@ class CSO(SwarmAlgorithm):
     R. Cheng, Y. Jin, "A competitive swarm optimizer for large scale optimization", IEEE
     Trans. Cybernetics 45(2):191-204, 2015, doi:10.1109/TCYB.2014.2322602. S. Gu, R. Cheng,
     Y. Jin, "Feature selection for high-dimensional classification using a competitive swarm
-    optimizer", Soft Computing 22:811-822, 2018, doi:10.1007/s00500-016-2385-6. As configured
+    optimizer", Soft Computing 22:811-822, 2018, doi:10.1007/s00500-016-2385-6. B. Xue,
+    M. Zhang, W. N. Browne, "Particle swarm optimisation for feature selection in
+    classification: novel initialisation and updating mechanisms", Applied Soft Computing
+    18:261-276, 2014, doi:10.1016/j.asoc.2013.09.018 (``initialization``). As configured
     in A.-D. Li, B. Xue, M. Zhang, IEEE CEC 2021, doi:10.1109/CEC45853.2021.9504949. Also compared
     in B. Tran, B. Xue, M. Zhang, "Adaptive multi-subswarm optimisation for feature selection on
     high-dimensional classification", GECCO 2019, doi:10.1145/3321707.3321713.
@@ -121,9 +133,11 @@ class CSO(SwarmAlgorithm):
 
     def __init__(self, pop_size=30, phi=0.1, threshold=0.5, fitness="objective",
                  prefer_fewer=True, mean_position="global", bound_positions=True,
-                 pbest_rule="better_or_fewer", **kwargs):
+                 pbest_rule="better_or_fewer", initialization="uniform", **kwargs):
         super().__init__(pop_size, pbest_rule, fitness=fitness, **kwargs)
         self.pop_size = check_int("pop_size", pop_size, low=2)  # competitions need pairs
+        self.initialization = check_choice("initialization", initialization,
+                                           ("uniform", "small", "mixed"))
         self.phi = check_real("phi", phi, low=0.0, high=math.inf, high_open=True)
         self.threshold = check_unit_interval("threshold", threshold)
         self.prefer_fewer = bool(prefer_fewer)
@@ -132,7 +146,11 @@ class CSO(SwarmAlgorithm):
 
     def _initial_swarm(self):
         n, D = self.pop_size, self.problem.n_var
-        return self.random_state.random((n, D)), np.zeros((n, D))
+        if self.initialization == "uniform":
+            return self.random_state.random((n, D)), np.zeros((n, D))
+        X = mixed_initialisation(n, D, self.threshold, self.random_state,
+                                 n_large=0 if self.initialization == "small" else None)
+        return X, np.zeros((n, D))
 
     def _decode(self, X):
         return swarm.decode(X, self.threshold)

@@ -105,7 +105,7 @@ class PSO42(PSO):
         return X, V
 
 
-def mixed_initialisation(n, n_features, threshold, random_state):
+def mixed_initialisation(n, n_features, threshold, random_state, n_large=None):
     """Initial positions of PSO(4-2): small subsets for two thirds, large ones for the rest.
 
     Parameters
@@ -122,6 +122,10 @@ def mixed_initialisation(n, n_features, threshold, random_state):
         random permutation whose first ``k`` features are selected; then the coordinates,
         ``U[theta, 1]`` where selected and ``U[0, min(theta, 1 - theta)]`` elsewhere, shape
         ``(n, D)``.
+    n_large : int, optional
+        How many particles (the last ones) start large; default ``n // 3`` (the mixed
+        initialisation). ``0`` gives Xue et al.'s (2014) small initialisation: every particle
+        selects about 10 % of the features.
 
     Returns
     -------
@@ -135,7 +139,7 @@ def mixed_initialisation(n, n_features, threshold, random_state):
     >>> (X > 0.6).sum(axis=1).tolist()
     [10, 11, 11, 10, 96, 60]
     """
-    n_large = n // 3
+    n_large = n // 3 if n_large is None else int(n_large)
     selected = np.zeros((n, n_features), dtype=bool)
     selected[:n - n_large] = random_state.random((n - n_large, n_features)) < 0.1
     for i in range(n - n_large, n):
