@@ -248,6 +248,12 @@ def _report(parser, args, guard):
     print(f"wrote {paths['html']} and {paths['markdown']} (tables, legend, figures and "
           f"provenance), {paths['latex'].name} (LaTeX), {paths['summary'].name} and "
           f"{paths['summary_json'].name} (the tables' numbers), the figures as PNG, PDF and SVG")
+    if paths.get("checks") is not None:  # a study under S003: the paper's statements
+        print("\nStatements of Nguyen et al. (2016) checked on the study's fronts (the rules "
+              "and the paper in report.md):")
+        for c in paths["checks"]:
+            print(f"  {c.verdict:<8}  {c.dataset:<8}  {c.runs} runs  {c.statement}\n"
+                  f"  {'':<8}  {'':<8}  measured: {c.measured}")
     if paths["removed"]:
         print(f"removed {len(paths['removed'])} files of an earlier report that this one does "
               f"not write again: {', '.join(p.name for p in paths['removed'])}")

@@ -5,15 +5,19 @@ provenance). :func:`summary_data` computes, per dataset and algorithm, the measu
 (subset sizes and test scores, or hypervolume and IGD of the fronts; evaluations, seconds,
 Wilcoxon signs and p-values against the reference algorithm, the Q-measure) beside the
 all-features scores; :func:`summary_tables` lays them out as text, :func:`legend` says what
-every column and sign means, :func:`latex_tables` sets them for a paper. :func:`write_report`
+every column and sign means, :func:`latex_tables` sets them for a paper. For a study under
+the protocol of Nguyen, Xue, Liu, Andreae & Zhang (Soft Computing 20, 2016; preset ``S003``),
+:func:`report_checks` decides that paper's statements in words (:data:`CHECKS`) on the study's
+fronts: held, not held or not run. :func:`write_report`
 writes the report directory, all files together:
 
 =========================  ==================================================================
-``report.md``              the tables with their legend, the figures, the provenance
+``report.md``              the tables with their legend, the figures, the checks (S003), the
+                           provenance
 ``report.html``            the same, self-contained (figures embedded)
 ``tables.tex``             the tables in LaTeX (``booktabs``), one ``table`` per dataset
 ``summary.csv``            the tables' numbers, one row per dataset and algorithm
-``summary.json``           the same, with the all-features scores and the legend
+``summary.json``           the same, with the all-features scores, the legend, the checks
 ``all_features.csv``       the classifier on every feature, per dataset
 ``runs.csv``               one row per run (:func:`run_table`)
 ``fronts.csv``             one row per front member (:func:`front_table`), front studies only
@@ -24,6 +28,9 @@ writes the report directory, all files together:
 :func:`text_table` lays a table out for a terminal.
 """
 
+from pymoo_fs.studies.report.checks import (CHECK_COLUMNS, CHECK_DATASETS, CHECKS, Check,
+                                            CheckResult, check_fronts, checks_markdown,
+                                            report_checks, statement_checks)
 from pymoo_fs.studies.report.figures import fronts_figure
 from pymoo_fs.studies.report.latex import latex_tables
 from pymoo_fs.studies.report.results import CITATIONS, StudyResults, load_results
@@ -35,8 +42,10 @@ from pymoo_fs.studies.report.tables import (ALL_FEATURES_COLUMNS, FRONT_COLUMNS,
                                             text_table)
 from pymoo_fs.studies.report.writer import MANIFEST, write_report
 
-__all__ = ["ALL_FEATURES_COLUMNS", "CITATIONS", "FRONT_COLUMNS", "FRONT_RUN_COLUMNS",
+__all__ = ["ALL_FEATURES_COLUMNS", "CHECKS", "CHECK_COLUMNS", "CHECK_DATASETS", "CITATIONS",
+           "Check", "CheckResult", "FRONT_COLUMNS", "FRONT_RUN_COLUMNS",
            "FRONT_SUMMARY_COLUMNS", "MANIFEST", "SUBSET_RUN_COLUMNS", "SUBSET_SUMMARY_COLUMNS",
-           "StudyResults", "SummaryTable", "all_features_line", "front_table", "fronts_figure",
-           "latex_tables", "legend", "load_results", "run_table", "summary_data",
-           "summary_tables", "text_table", "write_report"]
+           "StudyResults", "SummaryTable", "all_features_line", "check_fronts", "checks_markdown",
+           "front_table", "fronts_figure",
+           "latex_tables", "legend", "load_results", "report_checks", "run_table",
+           "statement_checks", "summary_data", "summary_tables", "text_table", "write_report"]

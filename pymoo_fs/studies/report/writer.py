@@ -5,6 +5,8 @@ import hashlib
 import html
 import math
 from pathlib import Path
+from pymoo_fs.studies.report.checks import (CHECK_COLUMNS, checks_intro, checks_markdown,
+                                            report_checks)
 from pymoo_fs.studies.report.figures import _figures, _render
 from pymoo_fs.studies.report.latex import latex_tables
 from pymoo_fs.studies.report.results import load_results
@@ -22,6 +24,8 @@ from pymoo_fs._files import commit_files, csv_text, json_text, read_json
 
 
 MANIFEST = "manifest.json"
+#: the heading of the checks section in report.md
+CHECKS_TITLE = "## Statements of Nguyen et al. (2016): held / not held"
 
 
 def write_report(directory, out=None, tsne=True, data_dir=None, check=None, keys=None):
@@ -53,7 +57,10 @@ def write_report(directory, out=None, tsne=True, data_dir=None, check=None, keys
         ``"manifest"``: Path each; ``"figures"``: list of Path (PNG, PDF and SVG of every
         figure); ``"removed"``: list of Path, files of an earlier report in ``out`` that this
         one does not write again (listed in its ``manifest.json``) and removed;
-        ``"missing"``: int, the runs the spec asks for that are not stored.
+        ``"missing"``: int, the runs the spec asks for that are not stored; ``"checks"``:
+        list of :class:`~pymoo_fs.studies.report.checks.CheckResult`, Nguyen et al. (2016)'s
+        statements held / not held / not run, for a study under their protocol (``S003``),
+        else None.
 
     Raises
     ------
@@ -64,6 +71,12 @@ def write_report(directory, out=None, tsne=True, data_dir=None, check=None, keys
 
     Notes
     -----
+    A study under the protocol ``S003`` (Nguyen, Xue, Liu, Andreae & Zhang, Soft Computing 20,
+    2016) also gets the table of that paper's statements checked on its fronts
+    (:func:`~pymoo_fs.studies.report.checks.report_checks`): a section of ``report.md`` and
+    ``report.html`` and the key ``"checks"`` of ``summary.json`` (``columns``, ``rows``, the
+    ``source``; ``held`` true, false or null for not run).
+
     Only files named in the previous ``manifest.json`` are ever removed, so a report written
     into a directory that holds other files leaves them alone.
     """
@@ -72,6 +85,7 @@ def write_report(directory, out=None, tsne=True, data_dir=None, check=None, keys
     out = Path(out) if out is not None else Path(directory) / "report"
     data = summary_data(results)
     tables = summary_tables(results)
+    checks = report_checks(results)
     figures = {}
     for dataset in results.datasets:
         check()
@@ -84,11 +98,15 @@ def write_report(directory, out=None, tsne=True, data_dir=None, check=None, keys
                 files[f"{stem}.{fmt}"] = _render(fig.figure, fmt)
             pngs[dataset, fig.slug] = (stem, fig, files[f"{stem}.png"])
         check()
-    files["report.md"] = _markdown(results, tables, pngs)
-    files["report.html"] = _html(results, tables, pngs)
+    files["report.md"] = _markdown(results, tables, pngs, checks)
+    files["report.html"] = _html(results, tables, pngs, checks)
     files["tables.tex"] = latex_tables(results)
-    files["summary.json"] = json_text({"legend": _legend_by_column(results),
-                                       "datasets": {d: t.as_dict() for d, t in data.items()}})
+    summary = {"legend": _legend_by_column(results),
+               "datasets": {d: t.as_dict() for d, t in data.items()}}
+    if checks is not None:
+        summary["checks"] = {"source": checks_intro(), "columns": list(CHECK_COLUMNS),
+                             "rows": [c.as_row() for c in checks]}
+    files["summary.json"] = json_text(summary)
     columns = (FRONT_SUMMARY_COLUMNS if results.pareto else SUBSET_SUMMARY_COLUMNS)
     files["summary.csv"] = csv_text(columns, [_csv_row(row) for t in data.values()
                                               for row in t.rows])
@@ -113,7 +131,7 @@ def write_report(directory, out=None, tsne=True, data_dir=None, check=None, keys
              "summary_json": written["summary.json"], "all_features": written["all_features.csv"],
              "runs": written["runs.csv"], "manifest": written[MANIFEST],
              "figures": [written[n] for n in files if n.endswith((".png", ".pdf", ".svg"))],
-             "removed": sorted(removed), "missing": len(results.missing)}
+             "removed": sorted(removed), "missing": len(results.missing), "checks": checks}
     if results.pareto:
         paths["fronts"] = written["fronts.csv"]
     return paths
@@ -186,7 +204,7 @@ def results_spec_sha256(results):
     return hashlib.sha256(json_text(results.spec).encode("utf-8")).hexdigest()
 
 
-def _markdown(results, tables, pngs):
+def _markdown(results, tables, pngs, checks=None):
     out = [f"# Study {results.spec['name']}", ""]
     out += [f"- {line}" for line in _intro(results)] + [""]
     out += ["## How to read the tables", ""]
@@ -203,13 +221,15 @@ def _markdown(results, tables, pngs):
                 out += [f"### {dataset}: {fig.title}", "", f"![{dataset}: {fig.title}]"
                         f"({stem}.png)", "", f"{fig.caption} ([PDF]({stem}.pdf), "
                         f"[SVG]({stem}.svg))", ""]
+    if checks is not None:
+        out += [CHECKS_TITLE, ""] + checks_markdown(checks) + [""]
     if results.missing:
         out += ["## Missing runs", ""] + [f"- {key}" for key in results.missing] + [""]
     out += ["## Provenance", ""] + [f"- {line}" for line in _provenance_lines(results)] + [""]
     return "\n".join(out)
 
 
-def _html(results, tables, pngs):
+def _html(results, tables, pngs, checks=None):
     esc = html.escape
     parts = [
         "<!DOCTYPE html><html><head><meta charset='utf-8'>",
@@ -242,6 +262,15 @@ def _html(results, tables, pngs):
                              f"src='data:image/png;base64,{b64}'><figcaption>"
                              f"{esc(fig.caption)} (<a href='{esc(stem)}.pdf'>PDF</a>, "
                              f"<a href='{esc(stem)}.svg'>SVG</a>)</figcaption></figure>")
+    if checks is not None:
+        parts.append(f"<h2>{esc(CHECKS_TITLE[3:])}</h2><p>{esc(checks_intro())}</p><table><tr>")
+        parts += [f"<th>{esc(h)}</th>" for h in CHECK_COLUMNS] + ["</tr>"]
+        for c in checks:
+            verdict = f"<b>{c.verdict}</b>" if c.held is False else c.verdict
+            parts.append(f"<tr><td>{esc(c.dataset)}</td><td style='text-align:left'>"
+                         f"{esc(c.statement)}</td><td>{c.runs}</td><td>{verdict}</td>"
+                         f"<td style='text-align:left'>{esc(c.measured)}</td></tr>")
+        parts.append("</table>")
     if results.missing:
         parts.append("<h2>Missing runs</h2><ul>")
         parts += [f"<li>{esc(str(key))}</li>" for key in results.missing] + ["</ul>"]
