@@ -21,11 +21,7 @@ import io
 import os
 import re
 import sys
-import urllib.error
 import urllib.parse
-import urllib.request
-import xml.etree.ElementTree as ET
-import zipfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -236,6 +232,9 @@ def _url_path(file: SourceFile) -> str:
 
 def _download(url: str, sha256: str) -> bytes:
     """The bytes at ``url``, refused unless their SHA-256 is ``sha256``."""
+    import urllib.error  # here: urllib.request (http, email) costs every load_dataset's import
+    import urllib.request
+
     try:
         with urllib.request.urlopen(url, timeout=_TIMEOUT_S) as response:
             data = response.read()
@@ -499,6 +498,9 @@ _XLSX_REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationship
 
 def _xlsx_sheets(blob: bytes) -> dict[str, list[list[str | None]]]:
     """The cell values of every sheet of an ``.xlsx`` workbook, as text, by sheet name."""
+    import xml.etree.ElementTree as ET
+    import zipfile
+
     book = zipfile.ZipFile(io.BytesIO(blob))
     shared = []
     if "xl/sharedStrings.xml" in book.namelist():

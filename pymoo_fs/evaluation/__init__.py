@@ -13,6 +13,12 @@ is what the evaluators holding data and folds share; the evaluators over evaluat
 (:class:`RepeatedCrossValidation`, Weka's repeated inner CV, and :class:`FrontRecorder`, the
 archive of every subset scored) are in :mod:`pymoo_fs.evaluation.wrappers`.
 
+Importing this package imports neither numba (nor any kernel module) nor pymoo nor
+scikit-learn's neighbours: each is imported by the first call that needs it (a first score
+loads only the kernels of the path it takes), so that a process that never scores, or scores
+with another estimator, does not pay for them (``tests/evaluation/test_startup.py``;
+``benchmarks/startup.py`` measures a fresh process up to its first score).
+
 References
 ----------
 B. Tran, B. Xue, M. Zhang, "Adaptive multi-subswarm optimisation for feature selection on

@@ -9,7 +9,6 @@ from numpy.typing import ArrayLike
 from sklearn.base import clone, is_classifier
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import cross_val_score
-from sklearn.neighbors import KNeighborsClassifier
 
 from pymoo_fs._validation import check_int, check_keywords
 from pymoo_fs.evaluation.base import CrossValidatedEvaluator
@@ -264,6 +263,8 @@ def make_evaluator(X: ArrayLike, y: ArrayLike, estimator: Any = None,
             options["n_threads"] = None if n_jobs in (None, -1) else n_jobs
         return KNNEvaluator(X, y, n_neighbors=k, **options)
     if not estimator_given:
+        from sklearn.neighbors import KNeighborsClassifier
+
         estimator = KNeighborsClassifier(n_neighbors=k)
     name = type(estimator).__name__
     check_keywords(f"the estimator evaluator (for {name})", options, ESTIMATOR_OPTIONS)
@@ -271,6 +272,8 @@ def make_evaluator(X: ArrayLike, y: ArrayLike, estimator: Any = None,
 
 
 def _is_fast_knn(estimator):
+    from sklearn.neighbors import KNeighborsClassifier
+
     if not isinstance(estimator, KNeighborsClassifier):
         return False
     p = estimator.get_params()

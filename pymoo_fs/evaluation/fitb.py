@@ -6,10 +6,8 @@ import warnings
 import numpy as np
 from numpy.typing import ArrayLike
 from sklearn.metrics import accuracy_score, balanced_accuracy_score
-from sklearn.neighbors import KNeighborsClassifier
 
 from pymoo_fs._validation import check_choice, check_int, check_positive_int, check_unit_interval
-from pymoo_fs.evaluation import _fitb_kernels as kernels
 from pymoo_fs.evaluation.base import CrossValidatedEvaluator, check_data
 
 __all__ = ["FitBEvaluator", "block_folds"]
@@ -233,7 +231,7 @@ class FitBEvaluator(CrossValidatedEvaluator):
         for i, m in enumerate(masks):
             slot = self._matrix(m, hints[i] if i < len(hints) else self._last)
             self._hints.append(slot)
-            stats = kernels.evaluate(self._matrices[slot], self._zeros, 0, self.y, self.fold_of,
+            stats = _kernels().evaluate(self._matrices[slot], self._zeros, 0, self.y, self.fold_of,
                                      self.n_classes)
             out[i] = self._fitness(*stats, int(np.count_nonzero(m)))
         return out
@@ -244,7 +242,7 @@ class FitBEvaluator(CrossValidatedEvaluator):
         out = np.empty(features.size)
         for i, f in enumerate(features):
             sign = -1 if mask[f] else 1
-            stats = kernels.evaluate(M, self._q_t[f], sign, self.y, self.fold_of,
+            stats = _kernels().evaluate(M, self._q_t[f], sign, self.y, self.fold_of,
                                      self.n_classes)
             out[i] = self._fitness(*stats, k + sign) if k + sign else 0.0
         self.n_columns_updated += features.size
@@ -254,6 +252,8 @@ class FitBEvaluator(CrossValidatedEvaluator):
         labels = self.classes[self.y]
         score = accuracy_score if self.test_scoring == "accuracy" else balanced_accuracy_score
         out = np.empty(masks.shape[0])
+        from sklearn.neighbors import KNeighborsClassifier
+
         for i, m in enumerate(masks):
             knn = KNeighborsClassifier(n_neighbors=1, metric=self.test_metric,
                                        algorithm="brute").fit(self.X[:, m], labels)
@@ -289,7 +289,7 @@ class FitBEvaluator(CrossValidatedEvaluator):
         matrix used): a close first match makes the scan of the others short.
         """
         key = _pack(mask, self._words)
-        near, dist = kernels.nearest_key(self._keys, self._n_stored, key,
+        near, dist = _kernels().nearest_key(self._keys, self._n_stored, key,
                                          hint if hint < self._n_stored else 0)
         self._clock += 1
         if near >= 0 and dist == 0:
@@ -301,7 +301,7 @@ class FitBEvaluator(CrossValidatedEvaluator):
             base, base_mask = near, self._masks[near]
         else:
             base, base_mask = -1, self._empty
-        self.n_columns_updated += kernels.rebuild(self._matrices, slot, base, self._q_t,
+        self.n_columns_updated += _kernels().rebuild(self._matrices, slot, base, self._q_t,
                                                   base_mask, mask)
         self._keys[slot] = key
         self._masks[slot] = mask
@@ -314,6 +314,14 @@ class FitBEvaluator(CrossValidatedEvaluator):
             self._n_stored += 1
             return self._n_stored - 1
         return int(np.argmin(self._stamps))
+
+
+def _kernels():
+    """The FIT-B kernels' module, imported on first use (it imports numba, which importing
+    :mod:`pymoo_fs.evaluation` does not)."""
+    from pymoo_fs.evaluation import _fitb_kernels
+
+    return _fitb_kernels
 
 
 def _quantise(X):

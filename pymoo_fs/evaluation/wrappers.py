@@ -26,7 +26,6 @@ from numpy.typing import ArrayLike
 
 from pymoo_fs._validation import check_int, check_real, check_seed, check_unit_interval
 from pymoo_fs.evaluation.base import Evaluator, flip_rows
-from pymoo_fs.pareto import nondominated_union
 from pymoo_fs.seeds import run_seed
 
 __all__ = ["FrontRecorder", "RepeatedCrossValidation", "repetition_seeds"]
@@ -283,6 +282,8 @@ class FrontRecorder(Evaluator):
         self.evaluator.clear_cache()
 
     def _offer(self, masks, scores):
+        from pymoo_fs.pareto import nondominated_union  # imports pymoo
+
         F = np.vstack([self.F, np.column_stack([1.0 - scores, masks.sum(axis=1)])])
         keep = nondominated_union(F)
         self.F = F[keep]

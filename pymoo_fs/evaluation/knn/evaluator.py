@@ -10,7 +10,6 @@ rooms it draws on are the fold layout (:mod:`.layout`), the Gram matrices' plann
 import os
 
 import numpy as np
-from sklearn.neighbors import KNeighborsClassifier
 
 from pymoo_fs._validation import check_choice, check_int, check_positive_int
 from pymoo_fs.evaluation.base import CrossValidatedEvaluator, check_float32_range, flip_rows
@@ -431,6 +430,8 @@ class KNNEvaluator(CrossValidatedEvaluator):
             D, E, cand, self.y, self.n_neighbors, self.n_classes
         )
         if ambiguous.any():
+            from sklearn.neighbors import KNeighborsClassifier
+
             self._settler.n_uncertified += int(ambiguous.sum())
             knn = KNeighborsClassifier(n_neighbors=self.n_neighbors)
             pred = knn.fit(Xs, self.y).predict(Qs)

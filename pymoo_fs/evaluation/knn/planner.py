@@ -13,7 +13,6 @@ import functools
 
 import numpy as np
 
-from pymoo_fs.evaluation.knn.kernels.bounds import fresh_eps, update_eps
 from pymoo_fs.evaluation.knn.kernels.structures import Data, Plan, Pool
 
 #: most Gram matrices kept for incremental updates
@@ -223,6 +222,8 @@ class GramPlanner:
         commit : callable
             Records the kept matrices (and the counters) once the kernel has written them.
         """
+        from pymoo_fs.evaluation.knn.kernels.bounds import fresh_eps  # imports numba
+
         B = masks.shape[0]
         kept.arrays()
         # one pass over the batch (no Python loop per mask unless it has a kept base)
@@ -348,6 +349,8 @@ def _bases(masks, kept, packed, sizes, overhead, eps):
     """Each mask's nearest kept matrix where an update from it pays (it changes fewer columns
     than a fresh product uses) and its chain's error bound stays within :data:`CHAIN_LIMIT`
     fresh bounds; ``eps`` gets the updated masks' coefficients."""
+    from pymoo_fs.evaluation.knn.kernels.bounds import fresh_eps, update_eps
+
     B = masks.shape[0]
     upd = _Updates(B)
     used = np.flatnonzero(kept.used) if kept.slots else np.empty(0, np.int64)
@@ -396,6 +399,8 @@ def _assign_slots(kept, upd, follows):
 def _scratch_plan(mask, n):
     """A one-slot float64 pool and the plan that builds ``mask``'s matrix into it from
     scratch (``score_flips`` without kept matrices)."""
+    from pymoo_fs.evaluation.knn.kernels.bounds import fresh_eps
+
     pool = Pool(G=np.empty((1, n, n)), sq=np.empty((1, n)), m2=np.empty((1, n)),
                 r2=np.empty((1, n)))
     cols = np.flatnonzero(mask)

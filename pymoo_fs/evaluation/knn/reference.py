@@ -9,8 +9,6 @@ specification and as the ``backend="numpy"`` fallback.
 
 import numpy as np
 
-from pymoo_fs.evaluation.knn.kernels.bounds import U64, gamma
-
 
 def rounding_bound(n_selected, norm_a, norm_b, cand_a, cand_b):
     """Bound on the difference between two computations of the same squared distance.
@@ -44,6 +42,10 @@ def rounding_bound(n_selected, norm_a, norm_b, cand_a, cand_b):
     uncertified. ``gamma`` is :func:`~pymoo_fs.evaluation.knn.kernels.bounds.gamma`, the
     kernels' own.
     """
+    # the bounds module compiles gamma for the kernels: importing it imports numba, which
+    # importing this module (at ``import pymoo_fs.evaluation``) must not
+    from pymoo_fs.evaluation.knn.kernels.bounds import U64, gamma
+
     g = gamma(n_selected + 2, U64)
     return g * ((norm_a[:, None] + cand_a[None, :]) ** 2
                 + (norm_b[:, None] + cand_b[None, :]) ** 2)

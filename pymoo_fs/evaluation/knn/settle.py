@@ -2,7 +2,6 @@
 in compiled code where the self-check allows, else by scikit-learn itself."""
 
 import numpy as np
-from sklearn.neighbors import KNeighborsClassifier
 
 from pymoo_fs.evaluation.knn import selfcheck
 from pymoo_fs.evaluation.knn.parallel import ParallelContext
@@ -73,6 +72,8 @@ class RowSettler:
         """Rows the kernels left, which happens only where the replay of scikit-learn's
         arithmetic is off (not verified in this process, or the numpy backend): scikit-learn
         predicts their folds (in place in ``pred``, shape (R,))."""
+        from sklearn.neighbors import KNeighborsClassifier
+
         rows = np.flatnonzero(unc)
         self.n_sklearn_rows += rows.size
         Xs = self.X[:, mask]
