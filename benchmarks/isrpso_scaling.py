@@ -21,6 +21,19 @@ sequential count; the table gives their seconds and the ratio.
 
 Timings depend on the machine and its load; the ratio of the two implementations is measured
 in the same process, one after the other.
+
+``--flips`` times the flip kernels alone instead (no ISRPSO run)::
+
+    python benchmarks/isrpso_scaling.py --flips --datasets isolet mfeat --before HEAD~1
+
+For each dataset (same protocol, ``--threads`` evaluator threads), ``--bases`` random masks of
+``--flip-size`` features each get ``--n-flips`` additions and as many removals: seconds of
+:func:`~pymoo_fs.evaluation.knn.kernels.flips.flip_tables` per base and of ``flip_predict``
+per flip (process CPU seconds, less sensitive to other jobs than wall seconds on a loaded
+machine, and wall seconds), with the determined windows and with every window switched off
+(each row scanned), and with ``--before``, the flip kernels of that git revision loaded beside
+the current ones (``git show REV:pymoo_fs/evaluation/knn/kernels/flips.py``), one after the
+other on the same matrices. Every prediction a path certifies must equal the others'.
 """
 
 import argparse
@@ -108,6 +121,106 @@ def check_against_sequential(problem, alg, subset):
                 check_sequential_s=sequential, check_batched_s=batched, check_same=same)
 
 
+def load_flips_before(rev):
+    """The flip kernels of git revision ``rev``, imported beside the current ones."""
+    import importlib.util
+    import subprocess
+    import tempfile
+
+    source = subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{rev}:pymoo_fs/evaluation/knn/kernels/flips.py"],
+        check=True, capture_output=True, text=True).stdout
+    path = Path(tempfile.mkdtemp()) / "flips_before.py"
+    path.write_text(source)
+    name = "pymoo_fs.evaluation.knn.kernels._flips_before"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def time_flips(name, seed, threads, size, n_bases, n_flips, before):
+    """Seconds of the flip kernels on ``n_bases`` random masks of ``size`` features."""
+    from pymoo_fs.evaluation.knn.kernels import flips
+    from pymoo_fs.evaluation.knn.parallel import ParallelContext
+
+    problem = problem_of(name, seed, threads)
+    ev = problem.evaluator
+    D = problem.n_var
+    rng = np.random.default_rng(seed)
+    folds = ev._layout.kernel_folds()
+    data = ev._gram.data(float64=True)
+    paths = {"windows": flips, "scan": flips}
+    if before is not None:
+        paths["before"] = before
+    stats = {}
+    warm = True
+    for _ in range(n_bases):
+        mask = np.zeros(D, dtype=bool)
+        mask[rng.choice(D, size, replace=False)] = True
+        G, sq, m2, r2, eps = ev._gram.base_matrix(mask, folds, ev._seeds, threads)
+        cols = np.flatnonzero(mask)
+        kinds = (("add", rng.choice(np.flatnonzero(~mask), n_flips, replace=False)),
+                 ("remove", rng.choice(cols, min(n_flips, cols.size), replace=False)))
+        with ParallelContext(threads):
+            for kind, feats in kinds:
+                feats = feats.astype(np.int64)
+                if warm:  # compile or load every kernel before timing
+                    for module in set(paths.values()):
+                        module.flip_predict(data, folds, G, sq, m2, r2, eps, cols, feats[:1],
+                                            *module.flip_tables(G, sq, folds, 64, threads),
+                                            4 * threads)
+                    warm = False
+                preds = {}
+                for label, module in paths.items():
+                    c0, w0 = time.process_time(), time.perf_counter()
+                    tables = module.flip_tables(G, sq, folds, 64, threads)
+                    c1, w1 = time.process_time(), time.perf_counter()
+                    if label == "scan":
+                        tables = (*tables[:3], np.full_like(tables[3], -1), *tables[4:])
+                    preds[label] = module.flip_predict(data, folds, G, sq, m2, r2, eps, cols,
+                                                       feats, *tables, 4 * threads)
+                    c2, w2 = time.process_time(), time.perf_counter()
+                    acc = stats.setdefault((kind, label), np.zeros(5))
+                    acc += (c1 - c0, c2 - c1, w1 - w0, w2 - w1, feats.size)
+                ref_pred, ref_unc, _ = preds["scan" if before is None else "before"]
+                for label, (pred, unc, _) in preds.items():
+                    if unc[~ref_unc].any() or not np.array_equal(pred[~ref_unc],
+                                                                 ref_pred[~ref_unc]):
+                        raise AssertionError(f"{name}: the {label} path differs ({kind})")
+    return dict(dataset=name, n_train=ev.n_samples, D=D, size=size, bases=n_bases,
+                stats=stats)
+
+
+def format_flips(rows, command, threads):
+    labels = [lab for lab in ("before", "scan", "windows")
+              if any((k, lab) in r["stats"] for r in rows for k in ("add", "remove"))]
+    head = (f"`python benchmarks/isrpso_scaling.py {command}` on "
+            f"{datetime.date.today().isoformat()} ({threads} evaluator threads, load average "
+            f"{_load()} when it ended): flip kernels alone, seed 003's protocol (70/30, KNN-5, "
+            f"10-fold inner CV); CPU ms per flip of flip_predict (wall ms in brackets), CPU "
+            f"ms per base of flip_tables; every certified prediction equal across paths.")
+    lines = ["| dataset | n train | D | base size | flip | "
+             + " | ".join(f"{lab} ms/flip" for lab in labels)
+             + " | tables ms/base (" + ", ".join(labels) + ") | "
+             + " | ".join(f"{lab} / windows" for lab in labels if lab != "windows") + " |",
+             "|---|---:|---:|---:|---|" + "---:|" * (2 * len(labels))]
+    for r in rows:
+        for kind in ("add", "remove"):
+            cells, per = [], {}
+            for lab in labels:
+                t_cpu, p_cpu, t_wall, p_wall, nf = r["stats"][(kind, lab)]
+                per[lab] = p_cpu / nf
+                cells.append(f"{1e3 * p_cpu / nf:.3f} ({1e3 * p_wall / nf:.3f})")
+            tables = ", ".join(f"{1e3 * r['stats'][(kind, lab)][0] / r['bases']:.1f}"
+                               for lab in labels)
+            ratios = [f"{per[lab] / per['windows']:.2f}x" for lab in labels if lab != "windows"]
+            lines.append(f"| {r['dataset']} | {r['n_train']} | {r['D']} | {r['size']} | {kind} | "
+                         + " | ".join(cells) + f" | {tables} | " + " | ".join(ratios) + " |")
+    return "\n".join([head, "", *lines])
+
+
 def format_rows(rows, command, threads):
     lines = [
         "| dataset | D | n train | generations | run s | local search s | calls | s / call | "
@@ -164,7 +277,21 @@ def main(argv=None):
     parser.add_argument("--subset", type=int, default=10,
                         help="outside features kept in the union of the sequential check")
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--flips", action="store_true",
+                        help="time the flip kernels alone (see the module docstring)")
+    parser.add_argument("--flip-size", type=int, default=200)
+    parser.add_argument("--bases", type=int, default=3)
+    parser.add_argument("--n-flips", type=int, default=100)
+    parser.add_argument("--before", default=None,
+                        help="git revision whose flip kernels are timed beside the current")
     args = parser.parse_args(argv)
+    if args.flips:
+        before = None if args.before is None else load_flips_before(args.before)
+        rows = [time_flips(item.partition(":")[0], args.seed, args.threads, args.flip_size,
+                           args.bases, args.n_flips, before) for item in args.datasets]
+        print(format_flips(rows, " ".join(sys.argv[1:] if argv is None else argv),
+                           args.threads))
+        return
     rows = []
     for item in args.datasets:
         name, _, gens = item.partition(":")

@@ -384,10 +384,10 @@ class KNNEvaluator(CrossValidatedEvaluator):
         G, sq, m2, r2, eps = self._gram.base_matrix(mask, folds, self._seeds, threads)
         cols = np.flatnonzero(mask)
         with ParallelContext(threads):
-            order, dist, complete = flips.flip_tables(G, sq, folds, _FLIP_PREFIX, threads)
+            tables = flips.flip_tables(G, sq, folds, _FLIP_PREFIX, threads)
             pred, unc, n_unc = flips.flip_predict(
                 self._gram.data(float64=True), folds, G, sq, m2, r2, eps, cols,
-                features.astype(np.int64), order, dist, complete, 4 * threads)
+                features.astype(np.int64), *tables, 4 * threads)
         self._paths.record_flips(cols.size, n_unc)
         # the flipped masks are built only when some row needs the exact path (rare)
         self._settler.settle(pred, unc, n_unc,
