@@ -1,5 +1,6 @@
 """Writing one section of benchmarks/RESULTS.md, keeping every other section."""
 
+import platform
 from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
@@ -23,3 +24,12 @@ def markdown_table(header, rows):
     """A Markdown table: the ``header`` cells, a rule, then one line per row of cells (str)."""
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
+
+
+def cpu_name():
+    """The CPU's model name from /proc/cpuinfo, else what :mod:`platform` knows."""
+    try:
+        with open("/proc/cpuinfo") as fh:
+            return next(line.split(":", 1)[1].strip() for line in fh if "model name" in line)
+    except (OSError, StopIteration):
+        return platform.processor() or platform.machine()

@@ -58,6 +58,8 @@ from sklearn.model_selection import cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 from threadpoolctl import threadpool_limits
 
+from _results import cpu_name
+
 import pymoo_fs
 from pymoo_fs.datasets import holdout_split, load_dataset, make_heavy_tailed
 from pymoo_fs.evaluation import KNNEvaluator
@@ -307,12 +309,7 @@ def markdown(gemm, rows, repeats, seconds):
 
     blas = ", ".join(f"{i['internal_api']} {i['version']} ({i['num_threads']} threads)"
                      for i in threadpoolctl.threadpool_info() if i["user_api"] == "blas")
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as fh:
-            cpu = next(line.split(":", 1)[1].strip() for line in fh if "model name" in line)
-    except (OSError, StopIteration):
-        pass
+    cpu = cpu_name()
     lines = [
         "# Evaluator benchmark",
         "",

@@ -57,6 +57,8 @@ from sklearn.model_selection import cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 from threadpoolctl import threadpool_limits
 
+from _results import cpu_name
+
 import pymoo_fs
 from pymoo_fs.datasets import holdout_split, load_dataset
 from pymoo_fs.evaluation import KNNEvaluator
@@ -220,12 +222,7 @@ def _line(r):
 def markdown(rows, problems, argv, seconds, repeats):
     import numba
 
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as fh:
-            cpu = next(line.split(":", 1)[1].strip() for line in fh if "model name" in line)
-    except (OSError, StopIteration):
-        pass
+    cpu = cpu_name()
     lines = [
         "# Large n: small subsets by tree (issue 22, item 1)",
         "",

@@ -60,6 +60,8 @@ import sys
 import time
 from pathlib import Path
 
+from _results import cpu_name
+
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = ROOT.parent / "shared" / "datasets"
 
@@ -262,12 +264,7 @@ def markdown(runs, trees, labels, cases, argv, repeats, seconds, loads):
         numba_version = numba.__version__
     except ImportError:  # pragma: no cover - numba is a dependency
         numba_version = "?"
-    cpu = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as fh:
-            cpu = next(line.split(":", 1)[1].strip() for line in fh if "model name" in line)
-    except (OSError, StopIteration):
-        pass
+    cpu = cpu_name()
     lines = [
         "# Start-up to the first score (issue 22, item 4)",
         "",
