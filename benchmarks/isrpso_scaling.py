@@ -169,13 +169,13 @@ def time_flips(name, seed, threads, size, n_bases, n_flips, before):
                 if warm:  # compile or load every kernel before timing
                     for module in set(paths.values()):
                         module.flip_predict(data, folds, G, sq, m2, r2, eps, cols, feats[:1],
-                                            *module.flip_tables(G, sq, folds, 64, threads),
+                                            *_tables(module, G, sq, folds, threads),
                                             4 * threads)
                     warm = False
                 preds = {}
                 for label, module in paths.items():
                     c0, w0 = time.process_time(), time.perf_counter()
-                    tables = module.flip_tables(G, sq, folds, 64, threads)
+                    tables = _tables(module, G, sq, folds, threads)
                     c1, w1 = time.process_time(), time.perf_counter()
                     if label == "scan":
                         tables = (*tables[:3], np.full_like(tables[3], -1), *tables[4:])
@@ -191,6 +191,14 @@ def time_flips(name, seed, threads, size, n_bases, n_flips, before):
                         raise AssertionError(f"{name}: the {label} path differs ({kind})")
     return dict(dataset=name, n_train=ev.n_samples, D=D, size=size, bases=n_bases,
                 stats=stats)
+
+
+def _tables(module, G, sq, folds, threads):
+    """``module.flip_tables`` without a seed (a revision before the seed took five arguments)."""
+    try:
+        return module.flip_tables(G, sq, folds, 64, threads, module.NO_SEED)
+    except AttributeError:
+        return module.flip_tables(G, sq, folds, 64, threads)
 
 
 def format_flips(rows, command, threads):

@@ -66,7 +66,8 @@ def kernel_predictions(ev, mask, features, windows):
     G, sq, m2, r2, eps = ev._gram.base_matrix(mask, folds, ev._seeds, 1)
     cols = np.flatnonzero(mask)
     with ParallelContext(1):
-        order, dist, complete, det_lab, det_w, det_d = flips.flip_tables(G, sq, folds, 64, 1)
+        tables = flips.flip_tables(G, sq, folds, 64, 1, flips.NO_SEED)
+        order, dist, complete, det_lab, det_w, det_d = tables
         if not windows:
             det_lab = np.full_like(det_lab, -1)
         out = flips.flip_predict(ev._gram.data(float64=True), folds, G, sq, m2, r2, eps, cols,
@@ -157,3 +158,96 @@ def test_score_flips_reproducible_across_threads_and_evaluators(rng):
         runs.append(ev.score_flips(mask, features))
     np.testing.assert_array_equal(runs[0], runs[1])
     np.testing.assert_array_equal(runs[0], runs[2])
+
+
+# ------------------------------------------------------------------ seeded prefixes
+def reference_tables(G, sq, folds, L):
+    """Each row's ``L`` smallest (distance, index) pairs of its candidates, by numpy."""
+    R = folds.row_q.size
+    order = np.full((R, L), -1, dtype=np.int64)
+    dist = np.full((R, L), np.inf)
+    for r in range(R):
+        q = folds.row_q[r]
+        j = np.flatnonzero(folds.cand[folds.row_f[r]])
+        v = sq[q] + sq[j] - 2.0 * G[q, j]
+        v = np.where(v > 0.0, v, 0.0)
+        keep = np.lexsort((j, v))[:L]
+        order[r, :keep.size], dist[r, :keep.size] = j[keep], v[keep]
+    return order, dist
+
+
+def base_gram(ev, mask):
+    """A copy of ``mask``'s Gram matrix and diagonal (the kept one may be replaced later, and
+    a rebuilt one may differ in its last bits)."""
+    folds = ev._layout.kernel_folds()
+    G, sq, *_ = ev._gram.base_matrix(mask, folds, ev._seeds, 1)
+    return G.copy(), sq.copy()
+
+
+def tables_of(ev, G, sq, L, threads, seed):
+    from pymoo_fs.evaluation.knn.kernels import flips
+
+    with ParallelContext(threads):
+        return flips.flip_tables(G, sq, ev._layout.kernel_folds(), L, threads, seed)
+
+
+@pytest.mark.parametrize("L", [3, 8, 64])
+@pytest.mark.parametrize("kind", ["discrete", "duplicated", "random"])
+def test_seeded_prefixes_are_the_unseeded_ones_bit_for_bit(rng, kind, L):
+    from pymoo_fs.evaluation.knn.kernels import flips
+
+    X, y = DATA[kind](rng)
+    ev = KNNEvaluator(X, y, n_neighbors=5, cv=5, random_state=0, cache_size=0)
+    D, n = X.shape[1], X.shape[0]
+    mask = rng.random(D) < 0.5
+    near = mask.copy()
+    near[rng.choice(D, 2, replace=False)] ^= True  # a swap-like neighbour base
+    G_near, sq_near = base_gram(ev, near)
+    G_far, sq_far = base_gram(ev, ~mask)
+    G, sq = base_gram(ev, mask)
+    plain = tables_of(ev, G, sq, L, 1, flips.NO_SEED)
+    # the kernel's prefixes are the L smallest (distance, index) pairs: equal distances in
+    # index order, the smaller indices kept where equal distances straddle the L-th place
+    ref_order, ref_dist = reference_tables(G, sq, ev._layout.kernel_folds(), L)
+    np.testing.assert_array_equal(plain[0], ref_order)
+    np.testing.assert_array_equal(plain[1], ref_dist)
+    R = plain[0].shape[0]
+    garbage = rng.integers(-1, n + 5, (R, 2 * L))  # out of range, repeats, non-candidates
+    garbage[:, :3] = plain[0][:, :1]  # a repeated good entry first
+    short = plain[0].copy()
+    short[:, L // 2:] = -1  # rows cut short
+    seeds = {"near": tables_of(ev, G_near, sq_near, L, 1, flips.NO_SEED)[0],
+             "far": tables_of(ev, G_far, sq_far, L, 1, flips.NO_SEED)[0],
+             "wide": tables_of(ev, G_near, sq_near, 2 * L, 1, flips.NO_SEED)[0],
+             "itself": plain[0], "garbage": garbage, "short": short,
+             "wrong rows": plain[0][:-1]}
+    for name, seed in seeds.items():
+        for threads in (1, 3):
+            got = tables_of(ev, G, sq, L, threads, np.ascontiguousarray(seed))
+            for a, b in zip(got, plain):
+                np.testing.assert_array_equal(a, b, err_msg=f"seed {name}, {threads} threads")
+
+
+def test_consecutive_flip_bases_score_as_fresh_ones(rng):
+    # the evaluator seeds each base's prefixes with the last base's: a chain of close bases
+    # (a local search's swaps) scores as a fresh evaluator scores each base alone
+    X, y = discrete_data(rng, n=200, D=30)
+    ev = KNNEvaluator(X, y, n_neighbors=5, cv=5, random_state=0, cache_size=0)
+    ev._paths.force = "gram"
+    mask = rng.random(30) < 0.5
+    for step in range(6):
+        outside, inside = np.flatnonzero(~mask), np.flatnonzero(mask)
+        base = mask.copy()
+        base[outside[step % outside.size]] = True
+        features = np.flatnonzero(base)
+        got = ev.score_flips(base, features)
+        assert ev._flip_seed is not None
+        fresh = KNNEvaluator(X, y, n_neighbors=5, cv=5, random_state=0, cache_size=0)
+        fresh._paths.force = "gram"
+        np.testing.assert_array_equal(got, fresh.score_flips(base, features))
+        if step == 2:
+            expected = [sklearn_score(ev.X, y, m, 5, ev.folds) for m in flipped(base, features)]
+            np.testing.assert_array_equal(got, expected)
+        mask[[outside[step % outside.size], inside[0]]] ^= True
+    ev.clear_cache()
+    assert ev._flip_seed is None

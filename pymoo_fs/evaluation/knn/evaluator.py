@@ -248,6 +248,7 @@ class KNNEvaluator(CrossValidatedEvaluator):
         self._settler = RowSettler(self.X, self.y, self.folds, self._layout, self.n_neighbors)
         self._paths = PathChooser(self.n_samples, self._layout.rows.size, self.n_neighbors,
                                   smallest, len(self.folds))
+        self._flip_seed = None  # the last flip base's sorted prefixes (order), see _compute_flips
 
     # ------------------------------------------------------------------ properties
     @property
@@ -267,10 +268,12 @@ class KNNEvaluator(CrossValidatedEvaluator):
         return sum(k.n_used for k in self._gram.pools())
 
     def clear_cache(self):
-        """Forget all cached scores, kept Gram matrices and row seeds (the counters are kept)."""
+        """Forget all cached scores, kept Gram matrices, row seeds and the last flip base's
+        prefixes (the counters are kept)."""
         super().clear_cache()
         self._gram.clear()
         self._seeds.clear()
+        self._flip_seed = None
 
     # ------------------------------------------------------------------ computation
     def _threads(self):
@@ -360,7 +363,9 @@ class KNNEvaluator(CrossValidatedEvaluator):
         every flip is answered from ``mask``'s Gram matrix in O(n^2) at most, instead of
         O(n^2 |S|). The base matrix is the kept one when ``mask`` was scored or flipped before
         (else it is built, by an update where cheaper, and kept). Each row's candidates are
-        sorted by base distance once; when adding a feature, distances only grow, so a row's
+        sorted by base distance once (the previous base's prefixes seed the sort: the same
+        prefixes, with fewer insertions when consecutive bases are close, as in a local
+        search); when adding a feature, distances only grow, so a row's
         scan stops once the base distance exceeds its current (k+1)-th best plus the rounding
         band; when removing one, distances shrink by at most the row's largest squared
         difference on that feature, which gives the same kind of exact stopping rule. This is
@@ -383,11 +388,15 @@ class KNNEvaluator(CrossValidatedEvaluator):
         folds = self._layout.kernel_folds()
         G, sq, m2, r2, eps = self._gram.base_matrix(mask, folds, self._seeds, threads)
         cols = np.flatnonzero(mask)
+        # the last base's prefixes seed this one's (the same tables with any seed, built with
+        # fewer insertions when the bases are close: the scans of a local search)
+        seed = self._flip_seed if self._flip_seed is not None else flips.NO_SEED
         with ParallelContext(threads):
-            tables = flips.flip_tables(G, sq, folds, _FLIP_PREFIX, threads)
+            tables = flips.flip_tables(G, sq, folds, _FLIP_PREFIX, threads, seed)
             pred, unc, n_unc = flips.flip_predict(
                 self._gram.data(float64=True), folds, G, sq, m2, r2, eps, cols,
                 features.astype(np.int64), *tables, 4 * threads)
+        self._flip_seed = tables[0]
         self._paths.record_flips(cols.size, n_unc)
         # the flipped masks are built only when some row needs the exact path (rare)
         self._settler.settle(pred, unc, n_unc,
