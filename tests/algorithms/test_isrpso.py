@@ -323,6 +323,35 @@ def test_batched_search_equals_the_sequential_one_on_real_data(sonar_problem, se
     assert changed > 0  # the searches did move
 
 
+def test_batched_search_on_seeded_flip_tables_equals_the_sequential_one():
+    # every flip by the Gram path, so each Swapping scan's base S + u gets its sorted prefixes
+    # seeded with the previous base's (kernels/flips.py): swaps in the middle of the scans
+    # change the subset between two bases, and the search still equals the sequential one
+    data = load_dataset("sonar")
+    problem = BiObjectiveFeatureSelection.from_data(data.X[:, :40], data.y, cv=5)
+    ev = problem.evaluator
+    ev._paths.force = "gram"
+    rng = np.random.default_rng(7)
+    acc1 = 1.0 - problem.evaluate(np.eye(40, dtype=bool))[:, 0]
+    union = rng.random(40) < 0.8
+    alg = ISRPSO(pop_size=4)
+    alg.setup(problem, termination=("n_gen", 2), seed=0)
+    swaps = 0
+    for _ in range(3):
+        start = union & (rng.random(40) < 0.5)
+        F = problem.evaluate(start[None, :])[0]
+        mask, F_seq, n = sequential_local_search(problem, start, F, union, acc1)
+        result = isrpso.LocalSearchResult(start.copy(), F.copy())
+        isrpso.insert_step(result, union, acc1, alg.flip_objectives)
+        isrpso.remove_step(result, acc1, alg.flip_objectives)
+        swaps += isrpso.swap_step(result, union, acc1, alg.flip_objectives)
+        assert ev._flip_seed is not None
+        np.testing.assert_array_equal(result.mask, mask)
+        np.testing.assert_array_equal(result.F, F_seq)
+        assert result.n_sequential == n
+    assert swaps > 0
+
+
 # ------------------------------------------------------------------ n_eval, seeds
 class CountingProblem(BiObjectiveFeatureSelection):
     """Counts every mask it is asked to evaluate, flips included."""
