@@ -5,6 +5,7 @@ Usage::
     python benchmarks/isrpso_scaling.py                       # the four default datasets
     python benchmarks/isrpso_scaling.py --datasets musk1 dlbcl:6   # dlbcl: 6 generations
     python benchmarks/isrpso_scaling.py --write               # also update RESULTS.md
+    python benchmarks/isrpso_scaling.py --datasets isolet --progress   # each local search as it ends
 
 For each dataset (seed 003's protocol: stratified 70/30 split, [0, 1] scaling fitted on the
 training part, KNN-5 with 10-fold inner CV) one ISRPSO run with seed 003's budget (30
@@ -60,12 +61,22 @@ DATASETS = ("musk1", "isolet", "srbct", "dlbcl")
 
 
 class RecordingISRPSO(ISRPSO):
-    """ISRPSO that keeps the archive it saw at its first local search."""
+    """ISRPSO that keeps the archive it saw at its first local search.
+
+    With ``progress``, each local search's log entry is written to stderr when it ends, with
+    the wall seconds since the first search began (a long run shows where it is).
+    """
+
+    progress = False
 
     def _local_search(self):
         if not hasattr(self, "first_archive_"):
             self.first_archive_ = self.archive_.copy()
+            self.started_ = time.perf_counter()
         super()._local_search()
+        if self.progress and self.ls_log_:
+            print(f"[{time.perf_counter() - self.started_:8.1f} s] {self.ls_log_[-1]}",
+                  file=sys.stderr, flush=True)
 
 
 def problem_of(name, seed, threads):
@@ -78,10 +89,11 @@ def problem_of(name, seed, threads):
             n_threads=threads, X_test=split.X_test, y_test=split.y_test)
 
 
-def run_one(name, generations, seed, threads, subset):
+def run_one(name, generations, seed, threads, subset, progress=False):
     problem = problem_of(name, seed, threads)
     problem.evaluator.score(np.ones((2, problem.n_var), dtype=bool))  # compile / load kernels
     alg = RecordingISRPSO(pop_size=30)
+    alg.progress = progress
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -285,6 +297,8 @@ def main(argv=None):
     parser.add_argument("--subset", type=int, default=10,
                         help="outside features kept in the union of the sequential check")
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--progress", action="store_true",
+                        help="print each local search's log entry to stderr as it ends")
     parser.add_argument("--flips", action="store_true",
                         help="time the flip kernels alone (see the module docstring)")
     parser.add_argument("--flip-size", type=int, default=200)
@@ -304,7 +318,7 @@ def main(argv=None):
     for item in args.datasets:
         name, _, gens = item.partition(":")
         rows.append(run_one(name, int(gens or args.generations), args.seed, args.threads,
-                            args.subset))
+                            args.subset, args.progress))
         r = rows[-1]
         print(f"{name}: D={r['D']} run {r['seconds']:.1f} s, local search {r['ls_seconds']:.1f} s "
               f"in {r['calls']} calls, sequential {r['sequential']:,} computed "
