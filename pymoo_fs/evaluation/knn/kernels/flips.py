@@ -106,31 +106,36 @@ def flip_tables(G, sq, folds, L, n_chunks, seed):
                     if not cf[j] or seen[j]:
                         continue
                     seen[j] = True
-                    v = sq[q] + sq[j] - 2.0 * G[q, j]
-                    v = v if v > 0.0 else 0.0
-                    if v < worst or (v == worst and j < worst_j):
-                        cnt = _insert_pair(ds, ids, cnt, L, v, j)
-                        if cnt == L:
-                            worst = ds[L - 1]
-                            worst_j = ids[L - 1]
+                    cnt, worst, worst_j = _offer(G, sq, q, j, ds, ids, cnt, L, worst, worst_j)
             for j in range(n):
                 if cf[j]:
                     n_cand += 1
                     if seeded and seen[j]:
                         continue
-                    v = sq[q] + sq[j] - 2.0 * G[q, j]
-                    v = v if v > 0.0 else 0.0
-                    if v < worst or (v == worst and j < worst_j):
-                        cnt = _insert_pair(ds, ids, cnt, L, v, j)
-                        if cnt == L:
-                            worst = ds[L - 1]
-                            worst_j = ids[L - 1]
+                    cnt, worst, worst_j = _offer(G, sq, q, j, ds, ids, cnt, L, worst, worst_j)
             for p in range(n_seed):
                 seen[seed[r, p]] = False
             complete[r] = n_cand <= L
             det_lab[r], det_w[r], det_d[r] = _determined_window(
                 ids, ds, min(n_cand, L), n_cand <= L, folds.y, folds.k, counts)
     return order, dist, complete, det_lab, det_w, det_d
+
+
+@kernel(inline="always")
+def _offer(G, sq, q, j, ds, ids, cnt, L, worst, worst_j):
+    """Offer candidate ``j`` to row ``q``'s sorted list ``(ds, ids)`` of length ``cnt``.
+
+    Its base squared distance (clipped at 0) enters when the list is not full or the pair
+    ``(distance, j)`` is smaller than the last entry ``(worst, worst_j)``; returns the new
+    length and last entry (``worst`` stays +inf until the list holds ``L``)."""
+    v = sq[q] + sq[j] - 2.0 * G[q, j]
+    v = v if v > 0.0 else 0.0
+    if v < worst or (v == worst and j < worst_j):
+        cnt = _insert_pair(ds, ids, cnt, L, v, j)
+        if cnt == L:
+            worst = ds[L - 1]
+            worst_j = ids[L - 1]
+    return cnt, worst, worst_j
 
 
 @kernel(inline="always")
