@@ -192,7 +192,7 @@ def time_flips(name, seed, threads, size, n_bases, n_flips, before):
                     if label == "scan":
                         tables = (*tables[:3], np.full_like(tables[3], -1), *tables[4:])
                     preds[label] = module.flip_predict(data, folds, G, sq, m2, r2, eps, cols,
-                                                       feats, *tables, 4 * threads)
+                                                       feats, *tables, 4 * threads)[:3]
                     c2, w2 = time.process_time(), time.perf_counter()
                     acc = stats.setdefault((kind, label), np.zeros(5))
                     acc += (c1 - c0, c2 - c1, w1 - w0, w2 - w1, feats.size)

@@ -73,7 +73,7 @@ def kernel_predictions(ev, mask, features, windows):
         out = flips.flip_predict(ev._gram.data(float64=True), folds, G, sq, m2, r2, eps, cols,
                                  np.asarray(features, dtype=np.int64), order, dist, complete,
                                  det_lab, det_w, det_d, 2)
-    return out, det_lab
+    return out[:3], det_lab
 
 
 @pytest.mark.parametrize("k", [1, 5])
@@ -251,3 +251,50 @@ def test_consecutive_flip_bases_score_as_fresh_ones(rng):
         mask[[outside[step % outside.size], inside[0]]] ^= True
     ev.clear_cache()
     assert ev._flip_seed is None
+
+
+def test_next_prefix_rule():
+    # doubled past 2 % rescanned rows, halved under 1 % past half, bounded by 64 and min(512, n)
+    from pymoo_fs.evaluation.knn.evaluator import _next_prefix
+
+    assert _next_prefix(64, 1000, 500, 21, 5000) == 128
+    assert _next_prefix(64, 1000, 500, 20, 5000) == 64  # 2 % exactly: kept
+    assert _next_prefix(512, 1000, 900, 900, 5000) == 512  # the largest
+    assert _next_prefix(256, 1000, 900, 900, 300) == 300  # no longer than the rows
+    assert _next_prefix(128, 1000, 9, 0, 5000) == 64
+    assert _next_prefix(128, 1000, 10, 0, 5000) == 128  # 1 % exactly: kept
+    assert _next_prefix(64, 1000, 0, 0, 5000) == 64  # the shortest
+    assert _next_prefix(64, 0, 0, 0, 5000) == 64  # no removal rows: no evidence
+
+
+@pytest.mark.parametrize("k", [1, 5])
+def test_removals_from_small_bases_grow_the_prefix_and_score_as_sklearn(rng, k):
+    # 400 rows, removals from 4-feature bases: each removed feature spans far more than the
+    # rows' neighbour distances, so most rows scan past 64 entries; the prefix grows, and
+    # every length scores the flips as scikit-learn does
+    from pymoo_fs.evaluation.knn import evaluator as module
+
+    X = rng.random((400, 12))
+    y = (X[:, 0] + X[:, 1] + 0.2 * rng.standard_normal(400) > 1.0).astype(int)
+    ev = KNNEvaluator(X, y, n_neighbors=k, cv=5, random_state=0, cache_size=0)
+    ev._paths.force = "gram"
+    base = np.zeros(12, dtype=bool)
+    base[:4] = True
+    features = np.arange(4)
+    expected = [sklearn_score(ev.X, y, m, k, ev.folds) for m in flipped(base, features)]
+    lengths = []
+    for _ in range(4):
+        np.testing.assert_array_equal(ev.score_flips(base, features), expected)
+        lengths.append(ev._flip_prefix)
+    assert lengths[0] == 2 * module._FLIP_PREFIX
+    assert lengths[-1] > lengths[0]
+    # additions build the shortest prefix and leave the removals' length alone
+    before = ev._flip_prefix
+    added = np.arange(4, 12)
+    np.testing.assert_array_equal(
+        ev.score_flips(base, added),
+        [sklearn_score(ev.X, y, m, k, ev.folds) for m in flipped(base, added)])
+    assert ev._flip_prefix == before
+    assert ev._flip_seed.shape[1] == module._FLIP_PREFIX
+    ev.clear_cache()
+    assert ev._flip_prefix == module._FLIP_PREFIX

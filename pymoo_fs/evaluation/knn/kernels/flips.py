@@ -321,6 +321,11 @@ def flip_predict(data, folds, G, sq, m2, r2, eps, cols, features, order, dist, c
     pred : int64 (F, R)
     unc : bool (F, R)
     n_unc : int64 (F,)
+    reach : int64 (3,)
+        How far the removals' rows reached into their prefixes: rows of removals, those whose
+        scan went past half of the prefix (or past all of it), those rescanned past the prefix
+        (for the evaluator's choice of ``L``; see
+        :meth:`~pymoo_fs.evaluation.knn.evaluator.KNNEvaluator._compute_flips`).
     """
     n = G.shape[0]
     R = folds.row_q.size
@@ -346,6 +351,7 @@ def flip_predict(data, folds, G, sq, m2, r2, eps, cols, features, order, dist, c
     # features in chunks: each chunk allocates its scratch once
     n_chunks = min(nF, n_chunks)
     step = (nF + n_chunks - 1) // n_chunks if n_chunks else 1
+    reach = np.zeros((n_chunks, 3), dtype=np.int64)
     for ch in nb.prange(n_chunks):
         K = k + 1
         bd = np.empty(K)
@@ -385,6 +391,8 @@ def flip_predict(data, folds, G, sq, m2, r2, eps, cols, features, order, dist, c
             sign = 1.0 if add else -1.0
             # the largest pair bound of any row (the determined windows' tests)
             e2_all = 2.0 * pair_bound(e_ours, g_sk, m_max, m_max, a_max, a_max)
+            if not add:
+                reach[ch, 0] += R
             for r in range(R):
                 q = folds.row_q[r]
                 xq = x[q]
@@ -408,10 +416,14 @@ def flip_predict(data, folds, G, sq, m2, r2, eps, cols, features, order, dist, c
                 ds = dist[r]
                 length = Lp
                 cnt, stop, worst = _flip_scan(ds, ids, Lp, x, xq, sign, shrink, e2, bd, bi, K)
+                if not add and 2 * stop > Lp:
+                    reach[ch, 1] += 1
                 if stop == Lp and not complete[r] and ds[Lp - 1] - shrink <= worst + e2:
                     # the prefix did not settle the row: scan all its candidates, or when
                     # removing those in the norm window
                     n_rescans += 1
+                    if not add:
+                        reach[ch, 2] += 1
                     if add or n_rescans <= WINDOW_AFTER:
                         seq = everyone
                     else:
@@ -451,7 +463,7 @@ def flip_predict(data, folds, G, sq, m2, r2, eps, cols, features, order, dist, c
                     unc[t, r] = not ok
                     n_unc[t] += not ok
                 pred[t, r] = argmax_first(counts)
-    return pred, unc, n_unc
+    return pred, unc, n_unc, reach.sum(axis=0)
 
 
 @kernel()
