@@ -38,8 +38,13 @@ def run_once(data_dir, dataset, n_gen, seed):
     from pymoo.optimize import minimize
 
     from pymoo_fs.algorithms import PSO
-    from pymoo_fs.datasets import holdout_split, load_dataset
+    from pymoo_fs.datasets import load_dataset
     from pymoo_fs.problems import WeightedFeatureSelection
+
+    try:
+        from pymoo_fs.datasets import holdout_split
+    except ImportError:  # a revision before d67bec5 (--before): the same function's old name
+        from pymoo_fs.datasets import train_test_split as holdout_split
 
     split = holdout_split(load_dataset(dataset, data_dir=data_dir), test_size=1 / 3,
                              random_state=0)
