@@ -387,3 +387,23 @@ def test_long_rows_with_seeds_equal_sklearn(rng):
     ref = [cross_val_score(knn, X[:, m], y, cv=ev.folds).mean()
            for m in np.concatenate([masks, moved])]
     np.testing.assert_array_equal(got, ref)
+
+
+@pytest.mark.parametrize("k", [1, 5])
+def test_float32_band_rows_equal_sklearn(rng, k):
+    # tight clusters of mixed labels: float32's rounding band leaves almost every row open, so
+    # each goes to certify with the candidates within reach of its k + 1 nearest (rows.py,
+    # "The band's candidates") and most are re-measured in float64
+    centres = rng.random((20, 8))
+    X = np.repeat(centres, 20, axis=0) + 1e-4 * rng.random((400, 8))
+    y = rng.integers(0, 3, 400)
+    ev = KNNEvaluator(X, y, n_neighbors=k, cv=5, random_state=0, precision="float32")
+    masks = rng.random((6, 8)) < 0.7
+    masks[:, 0] = True
+    got = ev.score(masks)
+    assert ev._seeds.new_refinements() > 0  # the float32 band was re-measured
+    knn = KNeighborsClassifier(k)
+    np.testing.assert_array_equal(
+        got, [cross_val_score(knn, ev.X[:, m], y, cv=ev.folds).mean() for m in masks])
+    np.testing.assert_array_equal(
+        got, KNNEvaluator(X, y, n_neighbors=k, cv=5, random_state=0, backend="numpy").score(masks))
