@@ -413,7 +413,9 @@ def format_table(comparison):
              f"{spec.budget.n_gen} generations x {algorithm.params['pop_size']}; objective "
              f"{spec.protocol.objective.describe()}")
     legend = (f"+/=/-: {spec.reference_label} significantly better / no significant "
-              f"difference / worse (Wilcoxon rank-sum, alpha 0.05)")
+              f"difference / worse (Wilcoxon rank-sum, alpha 0.05); A12: the probability "
+              f"that a value of {spec.reference_label}'s beats the row's (0.5: none); "
+              f"(n/n): values compared")
     lines = [title, legend, *text_table(header, rows)]
     if results.pareto:  # the all-features scores have no hypervolume: a line of their own
         line = all_features_line(results, comparison.dataset)

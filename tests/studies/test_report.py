@@ -332,3 +332,31 @@ def test_progress_shows_each_runs_generations_and_evaluations(tmp_path):
     log = io.StringIO()  # a log file: the runs' bar and one line per run, no run bar
     run_study(spec, tmp_path / "again", progress=True, stream=log)
     assert "generation 4" not in log.getvalue() and "[2/2]" in log.getvalue()
+
+
+# ------------------------------------------------------------------ signs with their power
+def test_signs_carry_a12_and_the_number_of_runs(front_study, front_report):
+    # "=" with 3 runs must read differently from "=" with 30: every sign of the text tables
+    # (Markdown, HTML, LaTeX) is followed by A12 and the values compared; the numbers (JSON,
+    # CSV) keep the bare sign and its p-value
+    from pymoo_fs.analysis.statistics import rank_sum
+
+    results = load_results(front_study)
+    header, rows = summary_tables(results)["sonar"]
+    cell = next(r for r in rows if r[0] == "NSGA_II_small")[header.index("T_HV")]
+    hv = {label: [r[header_hv] for r in runs if r[2] == label]
+          for header_runs, runs in [run_table(results)]
+          for header_hv in [header_runs.index("hv_test")]
+          for label in ("CMDPSOFS", "NSGA_II_small")}
+    expected = rank_sum(hv["CMDPSOFS"], hv["NSGA_II_small"], better="higher")
+    assert cell == expected.label() and cell.endswith("(3/3)") and " A12=" in cell
+    assert cell[0] == summary_data(results)["sonar"].row("NSGA_II_small")["hv_test_sign"]
+    reference = next(r for r in rows if r[0].startswith("CMDPSOFS"))
+    assert reference[header.index("T_HV")] == ""
+    assert cell in front_report["markdown"].read_text()
+    assert cell in (front_study / "report" / "report.html").read_text()
+    assert f"${cell[0]}$ A12=" in latex_tables(results)
+    json_row = json.loads(front_report["summary_json"].read_text())["datasets"]["sonar"]
+    signs = {r[0]: dict(zip(json_row["columns"], r))["hv_test_sign"] for r in json_row["rows"]}
+    assert signs["NSGA_II_small"] == cell[0]
+    assert "A12" in dict(legend(results))["T_HV"]

@@ -1,5 +1,7 @@
 """The seed-004 protocol: FIT-E problems per outer fold, and the report's signed-rank signs."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -7,7 +9,7 @@ from pymoo_fs.datasets import load_dataset
 from pymoo_fs.problems import FitEFeatureSelection
 from pymoo_fs.studies import ResultStore, RunKey, load_study, run_study
 from pymoo_fs.studies.protocols import make_problem, outer_splits, prepare_split
-from pymoo_fs.studies.report import load_results, summary_tables
+from pymoo_fs.studies.report import load_results, summary_data, summary_tables
 from pymoo_fs.studies.spec import PRESETS, Protocol
 
 SPEC = """\
@@ -69,5 +71,9 @@ def test_a_tiny_s004_study_reports_signed_rank_signs(tmp_path):
     assert record["n_eval"] == 24
     header, rows = summary_tables(load_results(tmp_path / "study"))["sonar15"]
     bpso = next(r for r in rows if r[0] == "BPSO")
-    assert bpso[header.index("T_f")] in "+=-" and bpso[header.index("T_a")] in "+=-"
-    assert bpso[header.index("T_f")] != "" and bpso[header.index("T_a")] != ""
+    # each sign with its effect size and the pairs compared (signed-rank: 10 folds paired)
+    data = summary_data(load_results(tmp_path / "study"))["sonar15"].row("BPSO")
+    for column, key in (("T_f", "n_features_sign"), ("T_a", "test_score_sign")):
+        cell = bpso[header.index(column)]
+        assert re.fullmatch(r"[+=-] A12=[01]\.\d\d \(10/10\)", cell), cell
+        assert cell[0] == data[key]

@@ -16,9 +16,12 @@ def _tex(text):
 
 
 def _tex_cell(cell):
-    """A text-table cell in LaTeX: ``a ± b`` in math mode, signs as math symbols."""
+    """A text-table cell in LaTeX: ``a ± b`` in math mode, signs as math symbols (before
+    their ``A12=... (n/n)``)."""
     if cell in ("+", "-", "="):
         return {"+": "$+$", "-": "$-$", "=": "$=$"}[cell]
+    if cell[:1] in ("+", "-", "=") and cell[1:6] == " A12=":
+        return f"{_tex_cell(cell[0])} {_tex(cell[2:])}"
     if " ± " in cell:
         mean, std = cell.split(" ± ")
         return f"${mean} \\pm {std}$"

@@ -2,7 +2,7 @@
 (:func:`summary_tables`, :func:`text_table`), their legend, the per-run and per-front tables."""
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -53,6 +53,11 @@ class SummaryTable:
     all_features : dict
         :data:`ALL_FEATURES_COLUMNS` -> value: the classifier on every feature, scores
         averaged over the splits (``test_score_std`` NaN for one split).
+    labels : dict of {(str, str): str}
+        ``(algorithm, sign column) -> "<sign> A12=<a12> (<n reference>/<n other>)"``
+        (:meth:`~pymoo_fs.analysis.statistics.SignificanceTest.label`): each sign with its
+        Vargha-Delaney effect size and the numbers of values tested, for the text tables;
+        absent where the sign is blank.
     """
 
     dataset: str
@@ -60,6 +65,7 @@ class SummaryTable:
     columns: tuple
     rows: list
     all_features: dict
+    labels: dict = field(default_factory=dict)
 
     def row(self, algorithm):
         """dict: the row of one algorithm, column -> value."""
@@ -119,9 +125,10 @@ def summary_data(results):
     tables = {}
     for dataset in results.datasets:
         make = _pareto_rows if results.pareto else _subset_rows
-        columns, rows = make(results, dataset)
+        columns, rows, labels = make(results, dataset)
         tables[dataset] = SummaryTable(dataset, "front" if results.pareto else "subset",
-                                       columns, rows, _all_features(results, dataset))
+                                       columns, rows, _all_features(results, dataset),
+                                       {k: v for k, v in labels.items() if v})
     return tables
 
 
@@ -130,18 +137,19 @@ def _values(records, key):
 
 
 def _test(results, ref, other, better):
-    """(sign, p-value) of the reference against another algorithm, ("", NaN) if untestable."""
+    """(sign, p-value, label) of the reference against another algorithm, ("", NaN, "") if
+    untestable; the label is the sign with A12 and the sample sizes."""
     if not ref or not other:
-        return "", _NAN
+        return "", _NAN, ""
     paired = results.spec["protocol"]["statistic"] == "signedrank"
     if paired:
         keys = sorted(set(ref) & set(other))
         if len(keys) < 2:
-            return "", _NAN
+            return "", _NAN, ""
         test = signed_rank([ref[k] for k in keys], [other[k] for k in keys], better=better)
     else:
         test = rank_sum(list(ref.values()), list(other.values()), better=better)
-    return test.sign, float(test.pvalue)
+    return test.sign, float(test.pvalue), test.label()
 
 
 def _mean_std(values):
@@ -187,7 +195,7 @@ def _subset_rows(results, dataset):
     ref = results.runs_of(dataset, ref_label)
     ref_size = _values(ref, lambda r: len(r["features"][0]))
     ref_test = _values(ref, lambda r: r["score_test"][0])
-    rows = []
+    rows, labels = [], {}
     for label in results.labels:
         runs = results.runs_of(dataset, label)
         mine = label == ref_label
@@ -197,20 +205,22 @@ def _subset_rows(results, dataset):
             continue
         size = _values(runs, lambda r: len(r["features"][0]))
         test = _values(runs, lambda r: r["score_test"][0])
-        size_sign, size_p = ("", _NAN) if mine else _test(results, ref_size, size, "lower")
-        test_sign, test_p = ("", _NAN) if mine else _test(results, ref_test, test, "higher")
+        size_sign, size_p, labels[label, "n_features_sign"] = (
+            ("", _NAN, "") if mine else _test(results, ref_size, size, "lower"))
+        test_sign, test_p, labels[label, "test_score_sign"] = (
+            ("", _NAN, "") if mine else _test(results, ref_test, test, "higher"))
         rows.append([dataset, label, mine, len(runs), *_mean_std(size.values()), size_sign,
                      size_p, float(max(test.values())), *_mean_std(test.values()), test_sign,
                      test_p, float(np.mean([r["score_train"][0] for r in runs])),
                      *_common(runs)])
-    return SUBSET_SUMMARY_COLUMNS, rows
+    return SUBSET_SUMMARY_COLUMNS, rows, labels
 
 
 def _pareto_rows(results, dataset):
     indicators = _pareto_indicators(results, dataset)
     ref_label = results.spec["reference"]
     ref_hv = indicators.get(ref_label, {}).get("hv_test", {})
-    rows = []
+    rows, labels = [], {}
     for label in results.labels:
         runs = results.runs_of(dataset, label)
         mine = label == ref_label
@@ -218,13 +228,14 @@ def _pareto_rows(results, dataset):
             rows.append([dataset, label, mine, 0] + [_NAN] * 4 + ["", _NAN] + [_NAN] * 8)
             continue
         ind = indicators[label]
-        sign, p = ("", _NAN) if mine else _test(results, ref_hv, ind["hv_test"], "higher")
+        sign, p, labels[label, "hv_test_sign"] = (
+            ("", _NAN, "") if mine else _test(results, ref_hv, ind["hv_test"], "higher"))
         rows.append([dataset, label, mine, len(runs), *_mean_std(ind["hv_train"].values()),
                      *_mean_std(ind["hv_test"].values()), sign, p,
                      *_mean_std(ind["igd_train"].values()),
                      *_mean_std(ind["igd_test"].values()),
                      float(np.mean([len(r["features"]) for r in runs])), *_common(runs)])
-    return FRONT_SUMMARY_COLUMNS, rows
+    return FRONT_SUMMARY_COLUMNS, rows, labels
 
 
 def _pareto_indicators(results, dataset):
@@ -290,11 +301,17 @@ def summary_tables(results):
         splits, training score).
 
         Means over runs are written ``mean ± std`` (the mean alone for one run); the
-        reference algorithm's label is followed by ``(reference)``.
+        reference algorithm's label is followed by ``(reference)``; each sign is followed by
+        its effect size and sample sizes, e.g. ``"= A12=1.00 (3/3)"``
+        (:attr:`SummaryTable.labels`).
     """
     out = {}
     for dataset, table in summary_data(results).items():
         rows = []
+
+        def signed(r, column, table=table):
+            return table.labels.get((r["algorithm"], column), r[column])
+
         if table.kind == "subset":
             a = table.all_features
             rows.append(["all features", str(a["n_features"]), "", _number(a["test_score_best"]),
@@ -307,16 +324,17 @@ def summary_tables(results):
                 rows.append([label, "no run yet"] + [""] * 8)
             elif table.kind == "front":
                 rows.append([label, _pm(r["hv_train_mean"], r["hv_train_std"]),
-                             _pm(r["hv_test_mean"], r["hv_test_std"]), r["hv_test_sign"],
+                             _pm(r["hv_test_mean"], r["hv_test_std"]),
+                             signed(r, "hv_test_sign"),
                              _pm(r["igd_train_mean"], r["igd_train_std"]),
                              _pm(r["igd_test_mean"], r["igd_test_std"]),
                              _number(r["front_size_mean"], 1), _number(r["n_eval_mean"], 0),
                              _number(r["seconds_mean"], 2), _number(r["q_measure"], 3)])
             else:
                 rows.append([label, _pm(r["n_features_mean"], r["n_features_std"], 1),
-                             r["n_features_sign"], _number(r["test_score_best"]),
+                             signed(r, "n_features_sign"), _number(r["test_score_best"]),
                              _pm(r["test_score_mean"], r["test_score_std"]),
-                             r["test_score_sign"], _number(r["train_score_mean"]),
+                             signed(r, "test_score_sign"), _number(r["train_score_mean"]),
                              _number(r["n_eval_mean"], 0), _number(r["seconds_mean"], 2),
                              _number(r["q_measure"], 3)])
         out[dataset] = (_FRONT_HEADER if table.kind == "front" else _SUBSET_HEADER), rows
@@ -365,7 +383,12 @@ def legend(results):
     def sign(what, better):
         return (f"{test} of {ref}'s {what} against this algorithm's, alpha 0.05, from "
                 f"{ref}'s side: + {ref} is significantly better ({better}), - significantly "
-                f"worse, = no significant difference; blank on {ref}'s own row")
+                f"worse, = no significant difference; then A12, Vargha and Delaney's effect "
+                f"size (the probability that a value of {ref}'s is better than one of this "
+                f"algorithm's, ties counting half: 0.5 none, 0.71 or more large, 0.29 or less "
+                f"large the other way) and the numbers of values compared ({ref}'s/this "
+                f"algorithm's): an = of 3 runs with A12 = 1.00 is too few runs to decide, not "
+                f"the same result; blank on {ref}'s own row")
 
     entries = []
     if results.pareto:
