@@ -378,8 +378,8 @@ data_dir, objective, alpha, mu, reference
     ['figure', 'fronts', 'report', 'results']
     >>> c = compare("sonar", ["FSIPSO", "PSO", "SFS"], runs=2, generations=3, pop_size=10, cv=5,
     ...             objective="weighted", out=tempfile.mkdtemp())
-    >>> print(format_table(c).splitlines()[2][:40])
-    algorithm            #features  T_f  bes
+    >>> format_table(c).splitlines()[2].split()[:4]
+    ['algorithm', '#features', 'T_f', 'best']
     """
     spec = compare_spec(dataset, algorithms, runs, generations, pop_size, seed, n_neighbors,
                         cv, test_size, data_dir, objective, alpha, mu, reference)
