@@ -520,8 +520,9 @@ def _next_prefix(L, rows, past_half, rescanned, n):
     (:func:`~pymoo_fs.evaluation.knn.kernels.flips.flip_predict`): doubled (at most
     ``min(512, n)``) when more than 2 % of its removal rows were rescanned past ``L``, halved
     (at least 64) when fewer than 1 % reached past ``L / 2``, else ``L``."""
-    if rows and rescanned > _FLIP_GROW * rows and L < min(_FLIP_PREFIX_MAX, n):
-        return min(2 * L, max(_FLIP_PREFIX, min(_FLIP_PREFIX_MAX, n)))
+    longest = min(_FLIP_PREFIX_MAX, n)
+    if rows and rescanned > _FLIP_GROW * rows and L < longest:
+        return min(2 * L, longest)
     if rows and past_half < _FLIP_SHRINK * rows and L > _FLIP_PREFIX:
         return max(_FLIP_PREFIX, L // 2)
     return L

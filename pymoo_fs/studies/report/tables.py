@@ -308,10 +308,6 @@ def summary_tables(results):
     out = {}
     for dataset, table in summary_data(results).items():
         rows = []
-
-        def signed(r, column, table=table):
-            return table.labels.get((r["algorithm"], column), r[column])
-
         if table.kind == "subset":
             a = table.all_features
             rows.append(["all features", str(a["n_features"]), "", _number(a["test_score_best"]),
@@ -325,20 +321,25 @@ def summary_tables(results):
             elif table.kind == "front":
                 rows.append([label, _pm(r["hv_train_mean"], r["hv_train_std"]),
                              _pm(r["hv_test_mean"], r["hv_test_std"]),
-                             signed(r, "hv_test_sign"),
+                             _signed(table, r, "hv_test_sign"),
                              _pm(r["igd_train_mean"], r["igd_train_std"]),
                              _pm(r["igd_test_mean"], r["igd_test_std"]),
                              _number(r["front_size_mean"], 1), _number(r["n_eval_mean"], 0),
                              _number(r["seconds_mean"], 2), _number(r["q_measure"], 3)])
             else:
                 rows.append([label, _pm(r["n_features_mean"], r["n_features_std"], 1),
-                             signed(r, "n_features_sign"), _number(r["test_score_best"]),
+                             _signed(table, r, "n_features_sign"), _number(r["test_score_best"]),
                              _pm(r["test_score_mean"], r["test_score_std"]),
-                             signed(r, "test_score_sign"), _number(r["train_score_mean"]),
+                             _signed(table, r, "test_score_sign"), _number(r["train_score_mean"]),
                              _number(r["n_eval_mean"], 0), _number(r["seconds_mean"], 2),
                              _number(r["q_measure"], 3)])
         out[dataset] = (_FRONT_HEADER if table.kind == "front" else _SUBSET_HEADER), rows
     return out
+
+
+def _signed(table, row, column):
+    """A sign cell of the text tables: the sign with its A12 and sample sizes where tested."""
+    return table.labels.get((row["algorithm"], column), row[column])
 
 
 def all_features_line(results, dataset):

@@ -391,8 +391,6 @@ def flip_predict(data, folds, G, sq, m2, r2, eps, cols, features, order, dist, c
             sign = 1.0 if add else -1.0
             # the largest pair bound of any row (the determined windows' tests)
             e2_all = 2.0 * pair_bound(e_ours, g_sk, m_max, m_max, a_max, a_max)
-            if not add:
-                reach[ch, 0] += R
             for r in range(R):
                 q = folds.row_q[r]
                 xq = x[q]
@@ -422,8 +420,6 @@ def flip_predict(data, folds, G, sq, m2, r2, eps, cols, features, order, dist, c
                     # the prefix did not settle the row: scan all its candidates, or when
                     # removing those in the norm window
                     n_rescans += 1
-                    if not add:
-                        reach[ch, 2] += 1
                     if add or n_rescans <= WINDOW_AFTER:
                         seq = everyone
                     else:
@@ -463,6 +459,9 @@ def flip_predict(data, folds, G, sq, m2, r2, eps, cols, features, order, dist, c
                     unc[t, r] = not ok
                     n_unc[t] += not ok
                 pred[t, r] = argmax_first(counts)
+            if not add:
+                reach[ch, 0] += R
+                reach[ch, 2] += n_rescans
     return pred, unc, n_unc, reach.sum(axis=0)
 
 

@@ -161,8 +161,8 @@ def predict_rows(G, sq, m2, r2, eps, g_sk, Xc, cols, folds, rows, pred, unc, see
             thr = (sq_q + bd[k] + 1.5 * e2) * (1.0 + 1e-9)
             c = 0
             for j in range(n):
-                if cf[j] and sq_q + e[j] <= thr:
-                    d = sq_q + e[j]
+                d = sq_q + e[j]
+                if cf[j] and d <= thr:
                     b = pair_bound(e_ours, g_sk, mq, np.sqrt(m2[j]), aq, np.sqrt(r2[j]))
                     Lb[c] = d - b
                     Ub[c] = d + b
