@@ -359,7 +359,8 @@ def main(argv=None):
     parser.add_argument("--out", default="/tmp/seed001", help="directory of the studies")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--datasets", default=",".join(DATASETS),
-                        help="comma-separated datasets (default: all shipped)")
+                        help="comma-separated datasets to run and to report (default: all "
+                             "shipped)")
     parser.add_argument("--report-only", action="store_true")
     parser.add_argument("--filters", default=",".join(FILTERS),
                         help="comma-separated filters to run (empty: none)")
@@ -369,6 +370,7 @@ def main(argv=None):
                         help="also run srbct-extras.toml (AMSO-w-linear, VLPSO)")
     args = parser.parse_args(argv)
     names = [n for n in args.datasets.split(",") if n]
+    names = [n for n in DATASETS if n in names] + [n for n in names if n not in DATASETS]
     unknown = sorted(set(names) - set(DATASETS))
     if unknown:
         parser.error(f"unknown datasets {unknown}; choose from {list(DATASETS)}")
@@ -382,7 +384,7 @@ def main(argv=None):
         if args.extras:
             run_studies(args.out, args.jobs, ("srbct",), "-extras")
     write_report(args.out, "python benchmarks/seed001.py "
-                 + " ".join(argv if argv is not None else sys.argv[1:]))
+                 + " ".join(argv if argv is not None else sys.argv[1:]), names)
 
 
 if __name__ == "__main__":
