@@ -96,7 +96,7 @@ def main(argv=None):
         f"evaluations ({n_eval / cpu:.0f} per CPU second, local search included); the paper "
         f"reports 2.0 min (121.2 s) per run on its machine.",
         f"- selected features {np.median([r[3] for r in rows]):.0f}, test accuracy "
-        f"{np.median([r[4] for r in rows]):.4f} (median; the 5 x 10-fold study is in "
+        f"{np.median([r[4] for r in rows]):.4f} (median; the 10 x 10-fold study is in "
         f"`benchmarks/seed001.md`).",
         f"- FIT-B evaluator on a random walk of 200 masks (10 flips per step, {size:.0f} "
         f"features on average, cache off): {1e3 * fast:.2f} ms per mask, against "
