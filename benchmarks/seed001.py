@@ -12,7 +12,8 @@ Steps, each resumable:
 3. with ``--extras``, the study ``srbct-extras.toml`` (AMSO with the paper's inertia schedule,
    VLPSO) on the same folds;
 4. the generated block of ``benchmarks/seed001.md`` (between its ``<!-- generated -->``
-   markers; the rest of the file is written by hand and kept): per dataset, every method
+   markers; the rest of the file is written by hand and kept): per dataset of ``--datasets``
+   (in the order of :data:`DATASETS`), every method
    beside the paper's Tables 3-6, test accuracy both as stored (plain 1-NN accuracy) and
    balanced (each run's subsets re-scored by 1-NN on its fold, cached in
    ``<out>/<dataset>/balanced.json``), the rank-sum sign of AMSO against each row with
