@@ -2,10 +2,11 @@
 
 Steps, each resumable:
 
-1. the studies (``pymoo-fs study``) of ``benchmarks/seed001/<dataset>.toml``: AMSO, PSO (and
-   on the datasets added for issue 23, CSO) on FIT-B, 10 outer folds x ``runs``, stored under
-   ``--out/<dataset>``; with ``--cso``, ``<dataset>-cso.toml`` (CSO beside AMSO's run 0) for
-   srbct, leukemia1 and dlbcl, into the same directory;
+1. the studies (``pymoo-fs study``) of ``benchmarks/seed001/<dataset>.toml``: AMSO, PSO and
+   CSO on FIT-B, 10 outer folds x ``runs`` (10 on srbct, leukemia1 and dlbcl, 1 on the
+   others), stored under ``--out/<dataset>``; with ``--cso``, ``<dataset>-cso.toml`` (CSO
+   beside AMSO's run 0, the same runs as run 0 of ``<dataset>.toml``) for srbct, leukemia1
+   and dlbcl, into the same directory;
 2. the deterministic filters (LFS, CFS, FCBF, or those named by ``--filters``) on the same
    outer folds (same seed, same scaling), with 1-NN test accuracy, cached in
    ``<out>/<dataset>/filters.json``;
