@@ -372,10 +372,12 @@ def main(argv=None):
                         help="also run srbct-extras.toml (AMSO-w-linear, VLPSO)")
     args = parser.parse_args(argv)
     names = [n for n in args.datasets.split(",") if n]
-    names = [n for n in DATASETS if n in names] + [n for n in names if n not in DATASETS]
     unknown = sorted(set(names) - set(DATASETS))
     if unknown:
         parser.error(f"unknown datasets {unknown}; choose from {list(DATASETS)}")
+    if not names:  # an empty report would replace every table of seed001.md
+        parser.error(f"--datasets names no dataset; choose from {list(DATASETS)}")
+    names = [n for n in DATASETS if n in names]
     if not args.report_only:
         run_studies(args.out, args.jobs, names)
         if args.cso:
