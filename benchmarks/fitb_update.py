@@ -5,6 +5,7 @@ Usage::
     python benchmarks/fitb_update.py --before f708a26
     python benchmarks/fitb_update.py --before f708a26 --datasets srbct,brain_tumor1 --generations 11
     python benchmarks/fitb_update.py --before f708a26 --write     # also update RESULTS.md
+    python benchmarks/fitb_update.py --before f708a26 --no-runs     # the update kernel only
 
 FIT-B (AMSO's fitness, seed 001) keeps integer L1 distance matrices and turns the stored
 matrix nearest to a new mask into that mask's matrix column by column
@@ -18,9 +19,11 @@ each measurement runs both, one after the other, in this process:
   (half added, half removed): microseconds per update (minimum over ``--repeats`` rounds of
   a loop of updates there and back). The two matrices must be equal.
 - **run**: each algorithm of that spec for ``--generations`` generations (seed 0, cache
-  emptied), once with the earlier revision's ``rebuild`` and once with the current one
-  (order alternated over ``--repeats``): wall seconds (median), and the result (objective,
-  mask, evaluations), which must be the same.
+  emptied, after a 2-generation warm-up), in a fresh process of each revision: the earlier
+  one from a ``git worktree`` of it (``--worktree``, made if missing) through
+  ``PYTHONPATH``, the current one from this checkout, alternated over ``--repeats``: wall
+  seconds of the run (median), and the result (objective, mask, evaluations), which must
+  be the same. This measures the whole evaluator (kernels and their Python callers).
 
 The script exits 1 if any matrix or result differs. Timings depend on the machine and its
 load; the ratios compare two timings of the same process.
@@ -29,18 +32,17 @@ load; the ratios compare two timings of the same process.
 import argparse
 import datetime
 import importlib.util
+import json
 import os
 import subprocess
 import sys
 import tempfile
 import time
-import types
 from pathlib import Path
 
 import numpy as np
-from pymoo.optimize import minimize
 
-from pymoo_fs.evaluation import _fitb_kernels, fitb
+from pymoo_fs.evaluation import _fitb_kernels
 from pymoo_fs.studies import load_study
 from pymoo_fs.studies.runner import problem_of
 
@@ -104,31 +106,60 @@ def time_updates(q_t, rng, repeats, before):
     return rows
 
 
-def time_run(problem, algorithm, generations, repeats, before):
-    """``(s before, s now, same, evaluations)``: one run with each revision's ``rebuild``."""
-    current = fitb._kernels
-    shim = types.SimpleNamespace(**{name: getattr(_fitb_kernels, name)
-                                    for name in dir(_fitb_kernels) if not name.startswith("_")})
-    shim.rebuild = before.rebuild
+CHILD = """
+import json, sys, time
+from pathlib import Path
+import pymoo_fs
+from pymoo.optimize import minimize
+from pymoo_fs.studies import load_study
+from pymoo_fs.studies.runner import problem_of
+spec_path, name, label, generations = sys.argv[1:5]
+spec = load_study(Path(spec_path))
+problem = problem_of(spec, name, fold=0)
+algorithm = next(a for a in spec.algorithms if a.label == label)
+minimize(problem, algorithm.make(), ("n_gen", 2), seed=99)
+problem.evaluator.clear_cache()
+count = problem.evaluator.n_evaluations
+start = time.perf_counter()
+res = minimize(problem, algorithm.make(), ("n_gen", int(generations)), seed=0)
+seconds = time.perf_counter() - start
+print(json.dumps({"seconds": seconds, "F": float(res.F[0]),
+                  "features": [int(f) for f in res.X.nonzero()[0]],
+                  "evaluations": problem.evaluator.n_evaluations - count,
+                  "source": pymoo_fs.__file__}))
+"""
+
+
+def worktree(rev, path):
+    """A checkout of ``rev`` at ``path`` (``git worktree add``), made if missing."""
+    path = Path(path)
+    if not (path / "pymoo_fs" / "__init__.py").exists():
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(path), rev],
+                       check=True, capture_output=True)
+    return path
+
+
+def run_child(tree, spec_path, name, label, generations):
+    """One timed run in a fresh process importing pymoo-fs from ``tree``."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    out = subprocess.run([sys.executable, "-c", CHILD, str(spec_path), name, label,
+                          str(generations)], check=True, capture_output=True, text=True,
+                         env=env, cwd=tempfile.gettempdir()).stdout
+    record = json.loads(out.strip().splitlines()[-1])
+    if not record["source"].startswith(str(tree)):
+        raise RuntimeError(f"the child imported {record['source']}, not the tree {tree}")
+    return record
+
+
+def time_run(trees, spec_path, name, label, generations, repeats):
+    """``(s before, s now, same, evaluations)``: runs in each revision's fresh processes."""
     seconds = {"before": [], "now": []}
     outcome = {}
-    try:
-        for label in ("before", "now"):  # compile or load each revision's kernels first
-            fitb._kernels = (lambda: shim) if label == "before" else current
-            minimize(problem, algorithm.make(), ("n_gen", 2), seed=99)
-        for r in range(repeats):
-            order = ("before", "now") if r % 2 == 0 else ("now", "before")
-            for label in order:
-                fitb._kernels = (lambda: shim) if label == "before" else current
-                problem.evaluator.clear_cache()
-                count = problem.evaluator.n_evaluations
-                start = time.perf_counter()
-                res = minimize(problem, algorithm.make(), ("n_gen", generations), seed=0)
-                seconds[label].append(time.perf_counter() - start)
-                outcome[label] = (float(res.F[0]), np.flatnonzero(res.X).tolist(),
-                                  problem.evaluator.n_evaluations - count)
-    finally:
-        fitb._kernels = current
+    for r in range(repeats):
+        for side in (("before", "now") if r % 2 == 0 else ("now", "before")):
+            record = run_child(trees[side], spec_path, name, label, generations)
+            seconds[side].append(record["seconds"])
+            outcome[side] = (record["F"], record["features"], record["evaluations"])
     return (float(np.median(seconds["before"])), float(np.median(seconds["now"])),
             outcome["before"] == outcome["now"], outcome["now"][2])
 
@@ -140,14 +171,23 @@ def main(argv=None):
                         help="comma-separated names with a spec in benchmarks/seed001/")
     parser.add_argument("--generations", type=int, default=11)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--worktree", default=None,
+                        help="checkout of --before for the runs (default: a folder under the "
+                             "temporary directory named after the revision)")
+    parser.add_argument("--no-runs", action="store_true", help="time the update kernel only")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args(argv)
     before = load_before(args.before)
+    trees = {"now": ROOT}
+    if not args.no_runs:
+        trees["before"] = worktree(args.before, args.worktree or Path(tempfile.gettempdir())
+                                   / f"pymoo_fs_worktree_{args.before}")
     load_start = os.getloadavg()[0]
     started = datetime.datetime.now(datetime.timezone.utc)
     update_rows, run_rows, ok = [], [], True
     for name in args.datasets.split(","):
-        spec = load_study(ROOT / "benchmarks" / "seed001" / f"{name}.toml")
+        spec_path = ROOT / "benchmarks" / "seed001" / f"{name}.toml"
+        spec = load_study(spec_path)
         problem = problem_of(spec, name, fold=0)
         ev = problem.evaluator
         shape = f"{ev.n_samples} x {problem.n_var}"
@@ -157,9 +197,9 @@ def main(argv=None):
             update_rows.append([name, shape, str(h), f"{t_before:.1f}", f"{t_now:.1f}",
                                 f"{t_before / t_now:.2f}x", "yes" if same else "**no**"])
             print(update_rows[-1], flush=True)
-        for algorithm in spec.algorithms:
-            t_before, t_now, same, n_eval = time_run(problem, algorithm, args.generations,
-                                                      args.repeats, before)
+        for algorithm in ([] if args.no_runs else spec.algorithms):
+            t_before, t_now, same, n_eval = time_run(trees, spec_path, name, algorithm.label,
+                                                      args.generations, args.repeats)
             ok &= same
             run_rows.append([name, algorithm.label, str(n_eval), f"{t_before:.2f}",
                              f"{t_now:.2f}", f"{t_before / t_now:.2f}x",
@@ -172,19 +212,21 @@ def main(argv=None):
         f"--generations {args.generations} --repeats {args.repeats}` on "
         f"{started:%Y-%m-%d} ({started:%H:%M}-{ended:%H:%M} UTC; {cpu_name()}, one evaluator "
         f"thread; load average {load_start:.1f} at the start, {os.getloadavg()[0]:.1f} at "
-        f"the end, 2 cores shared). `before`: the FIT-B kernels of {args.before}; `now`: this "
-        f"checkout's. Each dataset's S001 problem of outer fold 0 "
+        f"the end, 2 cores shared). `before`: {args.before}; `now`: this checkout. Each "
+        f"dataset's S001 problem of outer fold 0 "
         f"(`benchmarks/seed001/<dataset>.toml`).",
         "",
-        "Microseconds per update of a half mask's matrix by h columns (minimum of "
-        f"{args.repeats} rounds); `same`: equal matrices.",
+        "Microseconds per update of a half mask's matrix by h columns (`update_matrix` of "
+        f"each revision in this process; minimum of {args.repeats} rounds); `same`: equal "
+        "matrices.",
         "",
         markdown_table(["dataset", "n_train x D", "h", "before us", "now us", "ratio", "same"],
                        update_rows),
         "",
-        f"Wall seconds of {args.generations} generations (seed 0, cache emptied; median of "
-        f"{args.repeats}, the two revisions alternated); `same`: equal objective, mask and "
-        "evaluations.",
+        f"Wall seconds of {args.generations} generations (seed 0, cache emptied, after a "
+        f"2-generation warm-up; a fresh process per run, median of {args.repeats}, the two "
+        f"revisions alternated: {args.before} from a git worktree); `same`: equal objective, "
+        "mask and evaluations.",
         "",
         markdown_table(["dataset", "algorithm", "evaluations", "before s", "now s", "ratio",
                         "same"], run_rows),

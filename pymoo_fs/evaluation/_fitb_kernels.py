@@ -14,7 +14,10 @@ updates. :mod:`pymoo_fs.evaluation._fitb_reference` states in plain numpy what t
   or that matrix with one column added or removed (without materialising it);
 - :func:`summary`: the sums FIT-B needs from those statistics; :func:`evaluate` both at once;
 - :func:`rebuild`: a stored matrix from another one (or from zeros);
-- :func:`nearest_key`: the stored mask closest in Hamming distance to a mask.
+- :func:`nearest_key`: the stored mask closest in Hamming distance to a mask;
+- :func:`locate`: the store's slot of a mask's matrix (found, or built by :func:`rebuild`
+  from the nearest stored one); :func:`locate_evaluate`: that and :func:`evaluate` in one
+  call (one dispatch per mask instead of three).
 """
 
 import numba as nb
@@ -103,6 +106,72 @@ def rebuild(matrices, slot, base, q_t, base_mask, mask):
     elif base != slot:
         M[:, :] = matrices[base]
     return update_matrix(M, q_t, base_mask, mask)
+
+
+@nb.njit(cache=True)
+def locate(matrices, keys, masks, stamps, n_stored, clock, hint, q_t, mask):
+    """Slot of the matrix of ``mask`` in the store: stored, or built from the nearest one.
+
+    The store is ``matrices`` (C, n, n), ``keys`` (C, W) (``mask`` packed 64 features per
+    word), ``masks`` (C, D) and ``stamps`` (C,) (the clock at each slot's last use); its first
+    ``n_stored`` slots are in use. The stored key nearest to ``mask``'s in Hamming distance
+    is found by :func:`nearest_key`, scanning from slot ``hint``. An equal key is reused.
+    Otherwise the next unused slot (or, with none, the least recently used, the first of equal
+    stamps) gets the nearest stored matrix turned into ``mask``'s when that costs fewer
+    columns than ``mask`` has features, else ``mask``'s matrix from zeros.
+
+    Returns
+    -------
+    slot, n_stored, clock, n_columns : int
+        The slot, the store's new size and clock (one tick per call), and the columns added
+        or removed (0 for a stored mask).
+    """
+    D = mask.size
+    key = np.zeros(keys.shape[1], dtype=np.uint64)
+    for f in range(D):
+        if mask[f]:
+            key[f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+    near, dist = nearest_key(keys, n_stored, key, hint if hint < n_stored else 0)
+    clock += 1
+    if near >= 0 and dist == 0:
+        stamps[near] = clock
+        return near, n_stored, clock, 0
+    if n_stored < keys.shape[0]:
+        slot = n_stored
+        n_stored += 1
+    else:
+        slot = np.argmin(stamps)
+    size = 0
+    for f in range(D):
+        if mask[f]:
+            size += 1
+    if near >= 0 and dist < size:
+        n_columns = rebuild(matrices, slot, near, q_t, masks[near], mask)
+    else:
+        n_columns = rebuild(matrices, slot, -1, q_t, np.zeros(D, dtype=np.bool_), mask)
+    keys[slot] = key
+    masks[slot] = mask
+    stamps[slot] = clock
+    return slot, n_stored, clock, n_columns
+
+
+@nb.njit(cache=True)
+def locate_evaluate(matrices, keys, masks, stamps, n_stored, clock, hint, q_t, mask, zeros, y,
+                    fold, n_classes):
+    """:func:`locate` then :func:`evaluate` of the slot's matrix, in one call.
+
+    Returns
+    -------
+    slot, n_stored, clock, n_columns : int
+        As :func:`locate`.
+    pred, correct, total_other, total_same
+        As :func:`evaluate`.
+    """
+    slot, n_stored, clock, n_columns = locate(matrices, keys, masks, stamps, n_stored, clock,
+                                              hint, q_t, mask)
+    pred, correct, total_other, total_same = evaluate(matrices[slot], zeros, 0, y, fold,
+                                                      n_classes)
+    return slot, n_stored, clock, n_columns, pred, correct, total_other, total_same
 
 
 @nb.njit(cache=True)

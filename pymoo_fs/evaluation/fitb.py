@@ -212,7 +212,6 @@ class FitBEvaluator(CrossValidatedEvaluator):
         self._keys = np.zeros((self._capacity, self._words), dtype=np.uint64)
         self._stamps = np.zeros(self._capacity, dtype=np.int64)
         self._masks = np.zeros((self._capacity, self.n_features), dtype=bool)
-        self._empty = np.zeros(self.n_features, dtype=bool)
         self._counts = np.bincount(self.y, minlength=self.n_classes)
         self._present = self._counts > 0
         self._matrices = np.empty((self._capacity, n, n), dtype=np.int64)
@@ -228,11 +227,15 @@ class FitBEvaluator(CrossValidatedEvaluator):
         out = np.empty(masks.shape[0])
         hints = self._hints
         self._hints = []
+        kernels = _kernels()
         for i, m in enumerate(masks):
-            slot = self._matrix(m, hints[i] if i < len(hints) else self._last)
+            (slot, self._n_stored, self._clock, n_columns, *stats) = kernels.locate_evaluate(
+                self._matrices, self._keys, self._masks, self._stamps, self._n_stored,
+                self._clock, hints[i] if i < len(hints) else self._last, self._q_t, m,
+                self._zeros, self.y, self.fold_of, self.n_classes)
+            self.n_columns_updated += n_columns
+            self._last = slot
             self._hints.append(slot)
-            stats = _kernels().evaluate(self._matrices[slot], self._zeros, 0, self.y, self.fold_of,
-                                     self.n_classes)
             out[i] = self._fitness(*stats, int(np.count_nonzero(m)))
         return out
 
@@ -286,34 +289,15 @@ class FitBEvaluator(CrossValidatedEvaluator):
         """Slot of the L1 matrix of ``mask``: stored, updated from the nearest stored one, or new.
 
         ``hint`` is the slot compared first (the same position of the last batch, or the last
-        matrix used): a close first match makes the scan of the others short.
+        matrix used): a close first match makes the scan of the others short
+        (:func:`~pymoo_fs.evaluation._fitb_kernels.locate`).
         """
-        key = _pack(mask, self._words)
-        near, dist = _kernels().nearest_key(self._keys, self._n_stored, key,
-                                         hint if hint < self._n_stored else 0)
-        self._clock += 1
-        if near >= 0 and dist == 0:
-            self._stamps[near] = self._clock
-            self._last = near
-            return near
-        slot = self._free_slot()
-        if near >= 0 and dist < np.count_nonzero(mask):
-            base, base_mask = near, self._masks[near]
-        else:
-            base, base_mask = -1, self._empty
-        self.n_columns_updated += _kernels().rebuild(self._matrices, slot, base, self._q_t,
-                                                  base_mask, mask)
-        self._keys[slot] = key
-        self._masks[slot] = mask
-        self._stamps[slot] = self._clock
+        slot, self._n_stored, self._clock, n_columns = _kernels().locate(
+            self._matrices, self._keys, self._masks, self._stamps, self._n_stored, self._clock,
+            hint, self._q_t, mask)
+        self.n_columns_updated += n_columns
         self._last = slot
         return slot
-
-    def _free_slot(self):
-        if self._n_stored < self._capacity:
-            self._n_stored += 1
-            return self._n_stored - 1
-        return int(np.argmin(self._stamps))
 
 
 def _kernels():
@@ -333,13 +317,6 @@ def _quantise(X):
     step = span / 2.0 ** bits
     Q = np.rint((X - low) / step).astype(np.int64)
     return step, np.ascontiguousarray(Q.T)
-
-
-def _pack(mask, words):
-    packed = np.zeros(words * 8, dtype=np.uint8)
-    bits = np.packbits(mask)
-    packed[:bits.size] = bits
-    return packed.view(np.uint64)
 
 
 def _balanced_accuracy(y, pred, n_classes):

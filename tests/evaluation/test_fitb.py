@@ -120,6 +120,28 @@ def test_a_tiny_store_gives_the_same_scores(srbct):
                                   FitBEvaluator(X, y).score(masks))
 
 
+def test_a_full_store_reuses_its_least_recently_used_slot_exactly(srbct):
+    # three matrices: the walk revisits old masks and evicts, so slots are rebuilt from
+    # whichever stored matrix is nearest, including the slot being replaced itself
+    X, y = srbct
+    n = X.shape[0]
+    ev = FitBEvaluator(X, y, cache_size=0, memory_limit=3 * 8 * n * n)
+    assert ev._capacity == 3
+    rng = np.random.default_rng(5)
+    anchors = [rng.random(X.shape[1]) < p for p in (0.05, 0.3, 0.6, 0.9)]
+    walk = []
+    for step in range(24):
+        m = anchors[(step * 3) % 4].copy()
+        m[rng.choice(X.shape[1], 3, replace=False)] ^= True
+        walk.append(m)
+    scores = np.concatenate([ev.score(m) for m in walk])
+    assert ev._n_stored == 3
+    Q = ev._q_t.T
+    expected = [reference.fitness(Q, m, ev.y, ev.fold_of, ev.step, 0.8, "pooled", "averaged")
+                for m in walk]
+    np.testing.assert_array_equal(scores, expected)
+
+
 def test_cache_and_counters(srbct):
     X, y = srbct
     ev = FitBEvaluator(X, y)
