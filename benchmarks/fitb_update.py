@@ -164,6 +164,15 @@ def time_run(trees, spec_path, name, label, generations, repeats):
             outcome["before"] == outcome["now"], outcome["now"][2])
 
 
+def _revision():
+    """This checkout's short commit hash, marked when the working tree differs from it."""
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                          capture_output=True, text=True).stdout.strip() or "unknown"
+    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--",
+                            "pymoo_fs"], capture_output=True, text=True).stdout.strip()
+    return head + (" with uncommitted changes in pymoo_fs/" if dirty else "")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", required=True, help="git revision to compare against")
@@ -212,7 +221,8 @@ def main(argv=None):
         f"--generations {args.generations} --repeats {args.repeats}` on "
         f"{started:%Y-%m-%d} ({started:%H:%M}-{ended:%H:%M} UTC; {cpu_name()}, one evaluator "
         f"thread; load average {load_start:.1f} at the start, {os.getloadavg()[0]:.1f} at "
-        f"the end, 2 cores shared). `before`: {args.before}; `now`: this checkout. Each "
+        f"the end, 2 cores shared). `before`: {args.before}; `now`: this checkout "
+        f"({_revision()}). Each "
         f"dataset's S001 problem of outer fold 0 "
         f"(`benchmarks/seed001/<dataset>.toml`).",
         "",
