@@ -3,8 +3,8 @@
 Steps, each resumable:
 
 1. the studies (``pymoo-fs study``) of ``benchmarks/seed001/<dataset>.toml``: AMSO, PSO and
-   CSO on FIT-B, 10 outer folds x ``runs`` (10 on srbct, leukemia1 and dlbcl, 1 on the
-   others), stored under ``--out/<dataset>``; with ``--cso``, ``<dataset>-cso.toml`` (CSO
+   CSO on FIT-B, 10 outer folds x ``runs`` (10; 1 on prostate_tumor), stored under
+   ``--out/<dataset>``; with ``--cso``, ``<dataset>-cso.toml`` (CSO
    beside AMSO's run 0, the same runs as run 0 of ``<dataset>.toml``) for srbct, leukemia1
    and dlbcl, into the same directory;
 2. the deterministic filters (LFS, CFS, FCBF, or those named by ``--filters``) on the same
@@ -277,11 +277,18 @@ def _cells(rows, label, key, reference):
 
 
 def dataset_table(out, name):
-    """The Markdown section of one dataset, or None when nothing is stored."""
+    """The Markdown section of one dataset and its line of the summary, or None when nothing
+    is stored.
+
+    The summary is ``{"runs": AMSO's runs x folds, "amso": its mean ± std % (or "not run"),
+    "signs": {row label: (our sign, the paper's sign)}}`` over the rows with both signs
+    (plain accuracy).
+    """
     rows = _rows(out, name)
     if not rows:
         return None
     amso = rows.get("AMSO")
+    summary = {"runs": "-", "amso": "not run", "signs": {}}
     lines = [f"### {name}", "",
              "| method | runs x folds | time per run | size | best % | mean ± std % | S "
              "| balanced: best % | balanced: mean ± std % | balanced: S | paper: time "
@@ -306,6 +313,9 @@ def dataset_table(out, name):
             if paper is not None and paper[4] and sign:
                 agree["acc"].append(sign[0] == paper[4])
                 agree["bal"].append(sign_bal[0] == paper[4])
+                summary["signs"][label] = (sign[0], paper[4])
+            if label == "AMSO":
+                summary["runs"], summary["amso"] = cells[0], spread
         if paper is None:
             paper_cells = ["-"] * 5
         else:
@@ -322,7 +332,34 @@ def dataset_table(out, name):
                      f"plain accuracy, {sum(agree['bal'])} of {len(agree['bal'])} on balanced "
                      "accuracy.")
     lines.append("")
-    return "\n".join(lines)
+    return "\n".join(lines), summary
+
+
+def summary_table(summaries):
+    """Markdown lines: per dataset, AMSO's runs and mean beside the paper's, and each sign of
+    AMSO against a row, ours then the paper's (plain accuracy; "n/a": the row is not stored
+    or the paper gives no sign)."""
+    groups = (("Full", "PSO", "CSO"), ("LFS", "CFS", "FCBF"))
+    lines = ["| dataset | AMSO runs x folds | AMSO mean ± std % | paper | "
+             "vs Full, PSO, CSO: ours / paper | vs LFS, CFS, FCBF: ours / paper | "
+             "signs as the paper's |", "|---|---|---|---|---|---|---|"]
+    total = agree = 0
+    for name, summary in summaries:
+        signs = summary["signs"]
+        cells = []
+        for group in groups:
+            cells.append(", ".join(f"{signs[label][0]} / {signs[label][1]}" if label in signs
+                                   else "n/a" for label in group))
+        same = sum(ours == paper for ours, paper in signs.values())
+        total, agree = total + len(signs), agree + same
+        paper = PAPER[name]["AMSO"][3]
+        lines.append(f"| {name} | {summary['runs']} | {summary['amso']} | "
+                     f"{paper[0]:.2f} ± {paper[1]:.2f} | {cells[0]} | {cells[1]} | "
+                     f"{same} of {len(signs)} |")
+    lines += ["", f"Over these datasets: {agree} of {total} signs as the paper's (plain "
+              "accuracy; each dataset's table gives A12, the values on each side and the "
+              "balanced accuracy).", ""]
+    return lines
 
 
 def write_report(out, command, names=DATASETS):
@@ -341,10 +378,15 @@ def write_report(out, command, names=DATASETS):
              "difference, `-` worse, followed by Vargha-Delaney A12 (the probability that an "
              "AMSO value beats the row's, ties half) and the values on each side (AMSO/row); "
              "paper: Tables 3-6 of seed 001 and its sign of AMSO against the row.", ""]
+    sections, summaries = [], []
     for name in names:
-        section = dataset_table(out, name)
-        if section is not None:
-            lines.append(section)
+        table = dataset_table(out, name)
+        if table is not None:
+            sections.append(table[0])
+            summaries.append((name, table[1]))
+    if summaries:
+        lines += ["### Summary over the datasets", ""] + summary_table(summaries)
+    lines += sections
     lines.append(END)
     block = "\n".join(lines)
     text = MD.read_text() if MD.exists() else ""
