@@ -1,6 +1,10 @@
 """Writing one section of benchmarks/RESULTS.md, keeping every other section."""
 
+import importlib.util
 import platform
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
@@ -33,3 +37,25 @@ def cpu_name():
             return next(line.split(":", 1)[1].strip() for line in fh if "model name" in line)
     except (OSError, StopIteration):
         return platform.processor() or platform.machine()
+
+
+def module_at(rev, path, name):
+    """The module ``path`` (relative to the repository) of git revision ``rev``, imported as
+    ``name`` beside the current one.
+
+    The source is written to a fixed folder under the temporary directory (per revision), so
+    numba's disk cache of its kernels applies from the second use on.
+    """
+    root = RESULTS.parent.parent
+    source = subprocess.run(["git", "-C", str(root), "show", f"{rev}:{path}"],
+                            check=True, capture_output=True, text=True).stdout
+    folder = Path(tempfile.gettempdir()) / "pymoo_fs_before" / rev
+    folder.mkdir(parents=True, exist_ok=True)
+    file = folder / Path(path).name
+    if not file.exists() or file.read_text() != source:
+        file.write_text(source)
+    spec = importlib.util.spec_from_file_location(name, file)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

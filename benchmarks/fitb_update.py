@@ -31,7 +31,6 @@ load; the ratios compare two timings of the same process.
 
 import argparse
 import datetime
-import importlib.util
 import json
 import os
 import subprocess
@@ -47,7 +46,7 @@ from pymoo_fs.studies import load_study
 from pymoo_fs.studies.runner import problem_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _results import cpu_name, markdown_table, write_section  # noqa: E402
+from _results import cpu_name, markdown_table, module_at, write_section  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 MARKER = "## FIT-B matrix updates (seed 001)"
@@ -56,20 +55,8 @@ MOVES = (1, 4, 40, 500)
 
 def load_before(rev):
     """The FIT-B kernels of git revision ``rev``, imported beside the current ones."""
-    source = subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{rev}:pymoo_fs/evaluation/_fitb_kernels.py"],
-        check=True, capture_output=True, text=True).stdout
-    folder = Path(tempfile.gettempdir()) / "pymoo_fs_fitb_before" / rev
-    folder.mkdir(parents=True, exist_ok=True)  # a fixed path: numba's disk cache applies
-    path = folder / "fitb_kernels_before.py"
-    if not path.exists() or path.read_text() != source:
-        path.write_text(source)
-    name = "pymoo_fs.evaluation._fitb_kernels_before"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return module_at(rev, "pymoo_fs/evaluation/_fitb_kernels.py",
+                     "pymoo_fs.evaluation._fitb_kernels_before")
 
 
 def time_updates(q_t, rng, repeats, before):

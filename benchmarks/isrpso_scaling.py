@@ -49,6 +49,9 @@ from pymoo.optimize import minimize
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from _results import module_at  # noqa: E402
 
 from pymoo_fs.algorithms import ISRPSO  # noqa: E402
 from pymoo_fs.algorithms.moo.isrpso import improve_member  # noqa: E402
@@ -135,21 +138,8 @@ def check_against_sequential(problem, alg, subset):
 
 def load_flips_before(rev):
     """The flip kernels of git revision ``rev``, imported beside the current ones."""
-    import importlib.util
-    import subprocess
-    import tempfile
-
-    source = subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{rev}:pymoo_fs/evaluation/knn/kernels/flips.py"],
-        check=True, capture_output=True, text=True).stdout
-    path = Path(tempfile.mkdtemp()) / "flips_before.py"
-    path.write_text(source)
-    name = "pymoo_fs.evaluation.knn.kernels._flips_before"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return module_at(rev, "pymoo_fs/evaluation/knn/kernels/flips.py",
+                     "pymoo_fs.evaluation.knn.kernels._flips_before")
 
 
 def time_flips(name, seed, threads, size, n_bases, n_flips, before):
