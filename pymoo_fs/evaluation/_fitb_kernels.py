@@ -128,9 +128,11 @@ def locate(matrices, keys, masks, stamps, n_stored, clock, hint, q_t, mask):
     """
     D = mask.size
     key = np.zeros(keys.shape[1], dtype=np.uint64)
+    size = 0
     for f in range(D):
         if mask[f]:
             key[f >> 6] |= np.uint64(1) << np.uint64(f & 63)
+            size += 1
     near, dist = nearest_key(keys, n_stored, key, hint if hint < n_stored else 0)
     clock += 1
     if near >= 0 and dist == 0:
@@ -141,10 +143,6 @@ def locate(matrices, keys, masks, stamps, n_stored, clock, hint, q_t, mask):
         n_stored += 1
     else:
         slot = np.argmin(stamps)
-    size = 0
-    for f in range(D):
-        if mask[f]:
-            size += 1
     if near >= 0 and dist < size:
         n_columns = rebuild(matrices, slot, near, q_t, masks[near], mask)
     else:
