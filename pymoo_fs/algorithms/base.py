@@ -225,18 +225,56 @@ class FeatureSelectionAlgorithm(Algorithm):
         """
         mask = np.asarray(mask, dtype=bool)
         features = np.asarray(features, dtype=np.int64)
-        pop = Population.new("X", flip_masks(mask, features))
+        masks = flip_masks(mask, features)
         if not isinstance(self.problem, FeatureSelectionProblem):
+            pop = Population.new("X", masks)
             self.evaluator.eval(self.problem, pop)
             return pop
         F, scores = self.problem.evaluate_flips(mask, features, return_scores=True)
-        empty = np.zeros((len(pop), 0))
-        out = {"F": F, "G": empty, "H": empty, "score": scores}
-        for key, value in out.items():
-            pop.set(key, value)
-        pop.apply(lambda ind: ind.evaluated.update(out))
+        pop = _population(masks, F, scores)
         self._count_evaluations(pop)
         return pop
+
+    def evaluate_masks(self, masks):
+        """Evaluate ``masks``, counted in ``n_eval``, building pymoo individuals only on demand.
+
+        For a sequential search that evaluates one mask at a time and keeps few of them (AMSO's
+        local search): on a :class:`~pymoo_fs.problems.FeatureSelectionProblem` the problem's
+        own ``_evaluate`` is called directly, without pymoo's ``Evaluator.eval`` and
+        ``Problem.evaluate`` around it and without a ``Population``, which together cost more
+        than FIT-B's update and scoring of the mask. The objectives are the same, bit for bit.
+
+        Parameters
+        ----------
+        masks : ndarray of bool, shape (k, D)
+            Feature subsets (none empty: the problem refuses an empty one).
+
+        Returns
+        -------
+        evaluated : EvaluatedMasks
+            ``F`` (k, n_obj) float64 at once; ``population()`` the evaluated individuals, as
+            pymoo's evaluator would have set them (``F``, ``G``, ``H``, ``score``).
+
+        Notes
+        -----
+        Through pymoo's evaluator as usual (the population built at once) when the problem is
+        not a :class:`~pymoo_fs.problems.FeatureSelectionProblem`, or the evaluator or the
+        problem has a callback, or the problem replaces NaN values or is elementwise, since
+        those are pymoo's steps that this path leaves out.
+        """
+        masks = np.asarray(masks, dtype=bool)
+        problem = self.problem
+        if (not isinstance(problem, FeatureSelectionProblem) or self.evaluator.callback is not None
+                or problem.callback is not None or problem.replace_nan_values_by is not None
+                or problem.elementwise):
+            pop = Population.new("X", masks)
+            self.evaluator.eval(problem, pop)
+            return EvaluatedMasks(masks, pop.get("F"), population=pop)
+        out = {"F": None}
+        problem._evaluate(masks, out)
+        self._count_evaluations(None, masks.shape[0])
+        return EvaluatedMasks(masks, np.asarray(out["F"], dtype=np.float64).reshape(
+            masks.shape[0], problem.n_obj), out["score"])
 
     def flip_objectives(self, mask, features):
         """Objectives of the one-feature flips of ``mask``, counted in ``n_eval``, as an array.
@@ -277,6 +315,57 @@ class FeatureSelectionAlgorithm(Algorithm):
         self.evaluator.n_eval += len(pop) if n is None else n
         if pop is not None and self.evaluator.callback is not None:
             self.evaluator.callback(pop)
+
+
+class EvaluatedMasks:
+    """Masks evaluated by :meth:`FeatureSelectionAlgorithm.evaluate_masks`.
+
+    Parameters
+    ----------
+    X : ndarray of bool, shape (k, D)
+        The masks.
+    F : ndarray of float64, shape (k, n_obj)
+        Their objectives.
+    scores : ndarray of float64, shape (k,), optional
+        The evaluator's inner-CV scores behind ``F`` (a feature-selection problem's).
+    population : pymoo.core.population.Population, optional
+        The evaluated individuals, when pymoo's evaluator made them.
+
+    Attributes
+    ----------
+    X, F : ndarray
+        As given.
+    """
+
+    __slots__ = ("X", "F", "_scores", "_population")
+
+    def __init__(self, X, F, scores=None, population=None):
+        self.X, self.F, self._scores, self._population = X, F, scores, population
+
+    def population(self):
+        """The evaluated individuals (built on the first call).
+
+        Returns
+        -------
+        pop : pymoo.core.population.Population
+            ``k`` individuals with ``X``, ``F``, ``G`` and ``H`` (shape (0,): no constraints)
+            and ``score`` set and marked evaluated, as pymoo's evaluator marks them.
+        """
+        if self._population is None:
+            self._population = _population(self.X, self.F, self._scores)
+        return self._population
+
+
+def _population(masks, F, scores):
+    """Individuals of ``masks`` with the values pymoo's evaluator sets on a feature-selection
+    problem (``F``, empty ``G`` and ``H``, ``score``), marked evaluated."""
+    pop = Population.new("X", masks)
+    empty = np.zeros((len(pop), 0))
+    out = {"F": F, "G": empty, "H": empty, "score": scores}
+    for key, value in out.items():
+        pop.set(key, value)
+    pop.apply(lambda ind: ind.evaluated.update(out))
+    return pop
 
 
 class SwarmAlgorithm(FeatureSelectionAlgorithm):

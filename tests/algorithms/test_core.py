@@ -163,6 +163,62 @@ def test_flips_on_a_plain_pymoo_problem_go_through_pymoos_evaluator():
     assert alg.evaluator.n_eval == 2
 
 
+
+@pytest.mark.parametrize("problem", ["weighted", "biobjective"])
+def test_evaluated_masks_are_what_pymoos_evaluator_makes(problem, request):
+    problem = request.getfixturevalue(problem)
+    alg = BarebonesLocalSearch(pop_size=4) if problem.n_obj == 1 else CMDPSOFS(pop_size=4)
+    alg.setup(problem, termination=("n_gen", 2), seed=0)
+    masks = np.zeros((3, problem.n_var), dtype=bool)
+    masks[0, [1, 4]] = masks[1, 7:20] = masks[2, ::3] = True
+    before = alg.evaluator.n_eval
+    evaluated = alg.evaluate_masks(masks)
+    assert alg.evaluator.n_eval == before + 3
+    plain = Evaluator().eval(problem, Population.new("X", masks))
+    assert evaluated.F.dtype == np.float64
+    np.testing.assert_array_equal(evaluated.F, plain.get("F"))
+    pop = evaluated.population()
+    assert pop is evaluated.population()  # built once
+    for key in ("X", "F", "G", "H", "CV", "feas", "score"):
+        np.testing.assert_array_equal(pop.get(key), plain.get(key))
+    assert [ind.evaluated for ind in pop] == [ind.evaluated for ind in plain]
+
+
+def test_evaluated_masks_go_through_pymoos_evaluator_with_a_callback(weighted):
+    seen = []
+    alg = BarebonesLocalSearch(pop_size=4, evaluator=Evaluator(
+        callback=lambda pop: seen.append(len(pop))))
+    alg.setup(weighted, termination=("n_gen", 2), seed=0)
+    masks = np.zeros((2, weighted.n_var), dtype=bool)
+    masks[:, 3] = True
+    masks[1, 5] = True
+    seen.clear()
+    evaluated = alg.evaluate_masks(masks)
+    assert seen == [2]
+    np.testing.assert_array_equal(evaluated.F, evaluated.population().get("F"))
+
+
+def test_evaluated_masks_on_a_plain_pymoo_problem():
+    class Ones(Problem):
+        def __init__(self):
+            super().__init__(n_var=5, n_obj=1, xl=0, xu=1, vtype=bool)
+
+        def _evaluate(self, x, out, *args, **kwargs):
+            out["F"] = (5.0 - x.sum(axis=1))[:, None]
+
+    alg = BarebonesLocalSearch(pop_size=3)
+    alg.setup(Ones(), termination=("n_gen", 2), seed=0)
+    evaluated = alg.evaluate_masks(np.array([[1, 0, 0, 1, 0], [1, 1, 1, 1, 1]], dtype=bool))
+    np.testing.assert_array_equal(evaluated.F, [[3.0], [0.0]])
+    assert alg.evaluator.n_eval == 2
+
+
+def test_an_empty_evaluated_mask_is_refused(weighted):
+    alg = BarebonesLocalSearch(pop_size=4)
+    alg.setup(weighted, termination=("n_gen", 2), seed=0)
+    with pytest.raises(ValueError, match="empty"):
+        alg.evaluate_masks(np.zeros((1, weighted.n_var), dtype=bool))
+
 # ------------------------------------------------------------------ pop and history move
 @pytest.mark.parametrize("name, factory, n_obj", ALGORITHMS, ids=IDS)
 def test_pop_and_history_move(name, factory, n_obj, weighted, biobjective):

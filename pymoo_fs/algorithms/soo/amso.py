@@ -1,7 +1,6 @@
 """AMSO: adaptive multi-subswarm optimisation for feature selection (Tran et al. 2019)."""
 
 import numpy as np
-from pymoo.core.population import Population
 
 from pymoo_fs._validation import check_choice, check_positive_int, check_unit_interval
 from pymoo_fs.algorithms import swarm
@@ -257,11 +256,10 @@ class AMSO(VariableLengthSwarm):
                 continue
             mask = np.zeros(self.problem.n_var, dtype=bool)
             mask[self.order_[:L][candidate]] = True
-            pop = Population.new("X", mask[None, :])
-            self.evaluator.eval(self.problem, pop)
-            value = float(pop[0].F[0])
+            evaluated = self.evaluate_masks(mask[None, :])
+            value = float(evaluated.F[0, 0])
             if value < F or (value == F and n < size):
-                s, F, size, accepted = candidate, value, n, pop[0]
+                s, F, size, accepted = candidate, value, n, evaluated
                 self.n_local_search_moves_ += 1
         if accepted is not None:
             self.n_local_search_improved_ += 1
@@ -269,7 +267,7 @@ class AMSO(VariableLengthSwarm):
             P[i, :L] = s
             self.pbest_X_ = P
             pbest = self.pbest_pop_.copy()
-            pbest[i] = accepted
+            pbest[i] = accepted.population()[0]
             self.pbest_pop_ = pbest
 
     def _redundant(self, ranked):
