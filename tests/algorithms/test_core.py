@@ -59,6 +59,16 @@ class BarebonesLocalSearch(SwarmAlgorithm):
             self.pbest_pop_[self.gbest_] = neighbours[i]
 
 
+
+class _Ones(Problem):
+    """A plain pymoo problem on 5 bits: ``F`` = the number of zeros."""
+
+    def __init__(self):
+        super().__init__(n_var=5, n_obj=1, xl=0, xu=1, vtype=bool)
+
+    def _evaluate(self, x, out, *args, **kwargs):
+        out["F"] = (5.0 - x.sum(axis=1))[:, None]
+
 @pytest.fixture(scope="module")
 def sonar():
     data = load_dataset("sonar")
@@ -149,15 +159,8 @@ def test_flipped_individuals_are_those_pymoos_evaluator_makes(weighted):
 
 
 def test_flips_on_a_plain_pymoo_problem_go_through_pymoos_evaluator():
-    class Ones(Problem):
-        def __init__(self):
-            super().__init__(n_var=5, n_obj=1, xl=0, xu=1, vtype=bool)
-
-        def _evaluate(self, x, out, *args, **kwargs):
-            out["F"] = (5.0 - x.sum(axis=1))[:, None]
-
     alg = BarebonesLocalSearch(pop_size=3)
-    alg.setup(Ones(), termination=("n_gen", 2), seed=0)
+    alg.setup(_Ones(), termination=("n_gen", 2), seed=0)
     mask = np.array([1, 0, 0, 1, 0], dtype=bool)
     np.testing.assert_array_equal(alg.flip_objectives(mask, [1, 3]), [[2.0], [4.0]])
     assert alg.evaluator.n_eval == 2
@@ -199,15 +202,8 @@ def test_evaluated_masks_go_through_pymoos_evaluator_with_a_callback(weighted):
 
 
 def test_evaluated_masks_on_a_plain_pymoo_problem():
-    class Ones(Problem):
-        def __init__(self):
-            super().__init__(n_var=5, n_obj=1, xl=0, xu=1, vtype=bool)
-
-        def _evaluate(self, x, out, *args, **kwargs):
-            out["F"] = (5.0 - x.sum(axis=1))[:, None]
-
     alg = BarebonesLocalSearch(pop_size=3)
-    alg.setup(Ones(), termination=("n_gen", 2), seed=0)
+    alg.setup(_Ones(), termination=("n_gen", 2), seed=0)
     evaluated = alg.evaluate_masks(np.array([[1, 0, 0, 1, 0], [1, 1, 1, 1, 1]], dtype=bool))
     np.testing.assert_array_equal(evaluated.F, [[3.0], [0.0]])
     assert alg.evaluator.n_eval == 2
