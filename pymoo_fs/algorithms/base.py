@@ -44,7 +44,7 @@ from pymoo_fs._validation import (check_choice, check_keywords, check_positive_i
                                   check_unit_interval)
 from pymoo_fs.algorithms import swarm
 from pymoo_fs.algorithms.coefficients import PSOCoefficients
-from pymoo_fs.problems import FeatureSelectionProblem, flip_masks
+from pymoo_fs.problems import FeatureSelectionProblem, as_masks, flip_masks
 
 __all__ = ["FITNESS", "FeatureSelectionAlgorithm", "ParticleSwarm", "SwarmAlgorithm"]
 
@@ -246,7 +246,7 @@ class FeatureSelectionAlgorithm(Algorithm):
 
         Parameters
         ----------
-        masks : ndarray of bool, shape (k, D)
+        masks : array-like of bool (or 0/1), shape (k, D)
             Feature subsets (none empty: the problem refuses an empty one).
 
         Returns
@@ -255,6 +255,11 @@ class FeatureSelectionAlgorithm(Algorithm):
             ``F`` (k, n_obj) float64 at once; ``population()`` the evaluated individuals, as
             pymoo's evaluator would have set them (``F``, ``G``, ``H``, ``score``).
 
+        Raises
+        ------
+        ValueError
+            From the problem, if a mask is empty or not a boolean mask of ``n_var`` features.
+
         Notes
         -----
         Through pymoo's evaluator as usual (the population built at once) when the problem is
@@ -262,14 +267,14 @@ class FeatureSelectionAlgorithm(Algorithm):
         problem has a callback, or the problem replaces NaN values or is elementwise, since
         those are pymoo's steps that this path leaves out.
         """
-        masks = np.asarray(masks, dtype=bool)
         problem = self.problem
         if (not isinstance(problem, FeatureSelectionProblem) or self.evaluator.callback is not None
                 or problem.callback is not None or problem.replace_nan_values_by is not None
                 or problem.elementwise):
-            pop = Population.new("X", masks)
+            pop = Population.new("X", np.asarray(masks))
             self.evaluator.eval(problem, pop)
-            return EvaluatedMasks(masks, pop.get("F"), population=pop)
+            return EvaluatedMasks(pop.get("X"), pop.get("F"), population=pop)
+        masks = as_masks(masks, problem.n_var)
         out = {"F": None}
         problem._evaluate(masks, out)
         self._count_evaluations(None, masks.shape[0])

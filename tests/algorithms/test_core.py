@@ -209,11 +209,18 @@ def test_evaluated_masks_on_a_plain_pymoo_problem():
     assert alg.evaluator.n_eval == 2
 
 
-def test_an_empty_evaluated_mask_is_refused(weighted):
+def test_refused_evaluated_masks_raise_and_are_not_counted(weighted):
     alg = BarebonesLocalSearch(pop_size=4)
     alg.setup(weighted, termination=("n_gen", 2), seed=0)
+    before = alg.evaluator.n_eval
     with pytest.raises(ValueError, match="empty"):
         alg.evaluate_masks(np.zeros((1, weighted.n_var), dtype=bool))
+    with pytest.raises(ValueError, match="boolean masks"):
+        alg.evaluate_masks(np.full((1, weighted.n_var), 0.7))
+    with pytest.raises(ValueError, match="shape"):
+        alg.evaluate_masks(np.ones((1, weighted.n_var + 1), dtype=bool))
+    assert alg.evaluator.n_eval == before
+
 
 # ------------------------------------------------------------------ pop and history move
 @pytest.mark.parametrize("name, factory, n_obj", ALGORITHMS, ids=IDS)
