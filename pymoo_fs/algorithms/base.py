@@ -265,7 +265,8 @@ class FeatureSelectionAlgorithm(Algorithm):
         Through pymoo's evaluator as usual (the population built at once) when the problem is
         not a :class:`~pymoo_fs.problems.FeatureSelectionProblem`, or the evaluator or the
         problem has a callback, or the problem replaces NaN values or is elementwise, since
-        those are pymoo's steps that this path leaves out.
+        those are pymoo's steps that this path leaves out. Source: ours (no paper); pymoo's
+        ``Evaluator._eval`` and ``Problem.evaluate`` (0.6) are the steps it replays.
         """
         problem = self.problem
         if (not isinstance(problem, FeatureSelectionProblem) or self.evaluator.callback is not None
