@@ -3,7 +3,7 @@
 Steps, each resumable:
 
 1. the studies (``pymoo-fs study``) of ``benchmarks/seed001/<dataset>.toml``: AMSO, PSO and
-   CSO on FIT-B, 10 outer folds x ``runs`` (10; 1 on prostate_tumor), stored under
+   CSO on FIT-B, 10 outer folds x ``runs`` (10), stored under
    ``--out/<dataset>``; with ``--cso``, ``<dataset>-cso.toml`` (CSO
    beside AMSO's run 0, the same runs as run 0 of ``<dataset>.toml``) for srbct, leukemia1
    and dlbcl, into the same directory;
