@@ -358,23 +358,68 @@ def test_row_seeds_change_the_speed_not_the_scores(sonar, rng, cv):
         assert first[0] == again[0] == ref
 
 
-def test_gate_blocks_lists_the_entries_under_the_gate(rng):
+def test_fill_groups_gives_reduced_distances_and_residue_group_minima(rng):
     from pymoo_fs.evaluation.knn.kernels import rows
 
-    for n in (1, 63, 64, 200, 1029):
-        e = rng.random(n)
-        e[rng.random(n) < 0.2] = np.inf
-        for gate in (-1.0, 0.0, 0.01, 0.3, 2.0, np.inf):
-            ids = np.full(n, -1, dtype=np.int64)
-            c = rows.gate_blocks(e, gate, ids)
-            np.testing.assert_array_equal(ids[:c], np.flatnonzero(e < gate))
+    W = rows.GATE_GROUPS
+    for n in (1, W - 1, W, W + 5, 1029):
+        sq = rng.random(n)
+        Gq = rng.random(n).astype(np.float32)
+        cf = rng.random(n) < 0.8
+        e = np.empty(n)
+        gm = np.empty(W)
+        rows.fill_groups(sq, Gq, cf, e, gm)
+        want = np.where(cf, sq - 2.0 * Gq.astype(np.float64), np.inf)
+        np.testing.assert_array_equal(e, want)
+        padded = np.full(-(-n // W) * W, np.inf)
+        padded[:n] = want
+        np.testing.assert_array_equal(gm, padded.reshape(-1, W).min(axis=0))
+
+
+def test_kth_group_min_is_the_kth_smallest(rng):
+    from pymoo_fs.evaluation.knn.kernels import rows
+
+    W = rows.GATE_GROUPS
+    for K in (1, 2, 6, W):
+        for _ in range(20):
+            gm = rng.integers(0, 5, W).astype(float)  # ties
+            gm[rng.random(W) < 0.3] = np.inf
+            assert rows.kth_group_min(gm, K, np.empty(K)) == np.sort(gm)[K - 1]
+
+
+def test_scan_groups_keeps_what_the_full_scan_keeps(rng):
+    # the top-K (ties in index order) of the entries under the gate, as an insertion of every
+    # entry in index order keeps them, for tie-heavy rows and gates from loose to exact
+    from pymoo_fs.evaluation.knn.kernels import rows
+
+    W = rows.GATE_GROUPS
+    for n in (3, W + 7, 1029):
+        for K in (2, 6):
+            for _ in range(10):
+                e = rng.integers(0, 40, n).astype(float)
+                e[rng.random(n) < 0.2] = np.inf
+                gm = np.full(-(-n // W) * W, np.inf)
+                gm[:n] = e
+                gm = gm.reshape(-1, W).min(axis=0)
+                order = np.lexsort((np.arange(n), e))  # by value, then index
+                finite = order[np.isfinite(e[order])]
+                want = finite[:K]
+                kth = rows.kth_group_min(gm, K, np.empty(K)) if K <= W else np.inf
+                for lim in (np.inf, kth, e[want[-1]] if want.size == K else np.inf):
+                    gate = np.nextafter(lim, np.inf)
+                    bd, bi = np.empty(K), np.empty(K, dtype=np.int64)
+                    cnt = rows.scan_groups(e, gm, gate, np.empty(W, dtype=np.int64), bd, bi,
+                                           K)
+                    assert cnt == want.size
+                    np.testing.assert_array_equal(bi[:cnt], want)
+                    np.testing.assert_array_equal(bd[:cnt], e[want])
 
 
 def test_long_rows_with_seeds_equal_sklearn(rng):
-    # rows of at least GATE_BLOCKED candidates take the blocked gate scan once seeds exist
+    # rows of at least GATE_GROUPED candidates take the group gate, with seeds or without
     from pymoo_fs.evaluation.knn.kernels import rows
 
-    n = rows.GATE_BLOCKED + 100
+    n = rows.GATE_GROUPED + 100
     X = rng.random((n, 12))
     y = (X[:, 0] + 0.3 * rng.random(n) > 0.65).astype(int)
     ev = KNNEvaluator(X, y, n_neighbors=3, cv=5, random_state=0)
@@ -387,6 +432,69 @@ def test_long_rows_with_seeds_equal_sklearn(rng):
     ref = [cross_val_score(knn, X[:, m], y, cv=ev.folds).mean()
            for m in np.concatenate([masks, moved])]
     np.testing.assert_array_equal(got, ref)
+
+
+@pytest.mark.parametrize("k", [1, 5])
+@pytest.mark.parametrize("precision", ["float32", "float64"])
+def test_long_tie_heavy_rows_equal_sklearn(rng, k, precision):
+    # rows longer than GATE_GROUPED on discrete data: equal distances everywhere, so the group
+    # gate's K-th group minimum ties with many candidates and the scan must keep scikit-learn's
+    # (index-ordered) choice among them; duplicated rows with different labels as well
+    from pymoo_fs.evaluation.knn.kernels import rows
+
+    n = rows.GATE_GROUPED + 37
+    X = rng.integers(0, 2, (n, 24)).astype(float)
+    X[n // 2:n // 2 + 40] = X[:40]
+    y = rng.integers(0, 3, n)
+    ev = KNNEvaluator(X, y, n_neighbors=k, cv=5, random_state=0, precision=precision)
+    masks = rng.random((6, 24)) < 0.75
+    masks[:, :16] = True  # beyond the tree path's 15 features: every mask by its Gram matrix
+    got = np.concatenate([ev.score(masks[:3]), ev.score(masks[3:])])  # with seeds, then
+    assert ev._paths.n_tree == 0
+    knn = KNeighborsClassifier(k)
+    np.testing.assert_array_equal(
+        got, [cross_val_score(knn, X[:, m], y, cv=ev.folds).mean() for m in masks])
+
+
+@pytest.mark.parametrize("k", [1, 5])
+def test_float32_band_long_rows_equal_sklearn(rng, k):
+    # as below on rows longer than GATE_GROUPED: the band's candidates are listed from the
+    # residue groups within reach (rows.band_groups)
+    from pymoo_fs.evaluation.knn.kernels import rows
+
+    reps = rows.GATE_GROUPED // 20 + 2
+    n = 20 * reps
+    centres = rng.random((20, 20))
+    X = np.repeat(centres, reps, axis=0) + 1e-4 * rng.random((n, 20))
+    y = rng.integers(0, 3, n)
+    ev = KNNEvaluator(X, y, n_neighbors=k, cv=5, random_state=0, precision="float32")
+    masks = rng.random((6, 20)) < 0.8
+    masks[:, :16] = True  # beyond the tree path's 15 features
+    got = ev.score(masks)
+    assert ev._seeds.new_refinements() > 0 and ev._paths.n_tree == 0
+    knn = KNeighborsClassifier(k)
+    np.testing.assert_array_equal(
+        got, [cross_val_score(knn, ev.X[:, m], y, cv=ev.folds).mean() for m in masks])
+
+
+def test_band_groups_lists_what_a_full_pass_lists(rng):
+    from pymoo_fs.evaluation.knn.kernels import rows
+
+    W = rows.GATE_GROUPS
+    for n in (5, W + 3, 1029):
+        e = rng.random(n)
+        e[rng.random(n) < 0.2] = np.inf
+        gm = np.full(-(-n // W) * W, np.inf)
+        gm[:n] = e
+        gm = gm.reshape(-1, W).min(axis=0)
+        for sq_q in (0.0, 0.3):
+            # thresholds at members' own sums too (the boundary a member must still pass)
+            finite = np.sort(e[np.isfinite(e)])
+            for thr in [-1.0, 0.35, 2.0] + [sq_q + finite[m] for m in (0, 2, 40)
+                                            if m < finite.size]:
+                ids = np.full(n, -1, dtype=np.int64)
+                c = rows.band_groups(e, gm, sq_q, thr, np.empty(W, dtype=np.int64), ids)
+                np.testing.assert_array_equal(ids[:c], np.flatnonzero(sq_q + e <= thr))
 
 
 @pytest.mark.parametrize("k", [1, 5])

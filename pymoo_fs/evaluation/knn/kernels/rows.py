@@ -11,33 +11,97 @@ from .bounds import U64, gamma_jit
 from .certify import argmax_first, certify, insert, pair_bound
 from .jit import kernel
 
-# columns per block of :func:`gate_blocks` (a constant: its count loop vectorises), and the
-# row length from which the scan of predict_rows uses it (mfeat's PSO run: 2.1-2.3 to 1.7-1.9 s
-# of row predictions; on musk1's rows of 333 the counts cost more than they save)
-GATE_BLOCK = 64
-GATE_BLOCKED = 1024
+# residue groups of the group gate (:func:`fill_groups`; a constant: the loop over the groups
+# vectorises), and the row length from which predict_rows uses it
+GATE_GROUPS = 32
+GATE_GROUPED = 1024
 
 
 @kernel()
-def gate_blocks(e, gate, ids):
-    """Indices j with ``e[j] < gate`` into ``ids`` (increasing); returns their count. Blocks
-    of :data:`GATE_BLOCK` entries with none under the gate (a vectorised count) are skipped:
-    on long rows with a tight gate most are."""
+def fill_groups(sq, Gq, cf, e, gm):
+    """A row's reduced distances ``e_j = sq_j - 2 Gq_j`` (``+inf`` where ``cf`` is False) and
+    ``gm[g]``, the smallest ``e_j`` over ``j % GATE_GROUPS == g`` (``+inf`` for none).
+
+    Groups by residue, not by contiguous blocks: each step updates the :data:`GATE_GROUPS`
+    minima at once, a loop without a carried dependency (a block's own minimum is a chain of
+    dependent comparisons, about four times slower on isolet's rows of 1,092).
+    """
     n = e.size
+    for g in range(GATE_GROUPS):
+        gm[g] = np.inf
+    nf = n - n % GATE_GROUPS
+    for i0 in range(0, nf, GATE_GROUPS):
+        for g in range(GATE_GROUPS):
+            j = i0 + g
+            v = sq[j] - 2.0 * Gq[j]
+            v = v if cf[j] else np.inf
+            e[j] = v
+            gm[g] = v if v < gm[g] else gm[g]
+    for j in range(nf, n):
+        v = sq[j] - 2.0 * Gq[j]
+        v = v if cf[j] else np.inf
+        e[j] = v
+        g = j - nf
+        gm[g] = v if v < gm[g] else gm[g]
+
+
+@kernel()
+def kth_group_min(gm, K, tmp):
+    """The K-th smallest of ``gm`` (:data:`GATE_GROUPS` values, ``K <= GATE_GROUPS``),
+    without branches: each value passes down the sorted ``tmp`` (K entries) by a min and a
+    max per place (a branching insertion mispredicts on most of these values)."""
+    for p in range(K):
+        tmp[p] = np.inf
+    for g in range(GATE_GROUPS):
+        x = gm[g]
+        for p in range(K):
+            lo = min(tmp[p], x)
+            x = max(tmp[p], x)
+            tmp[p] = lo
+    return tmp[K - 1]
+
+
+@kernel()
+def scan_groups(e, gm, gate, sel, bd, bi, K):
+    """Insert every entry of ``e`` under ``gate`` into the sorted top-K lists ``bd``, ``bi``,
+    in index order, the gate shrinking to the K-th kept once K are kept; returns how many are
+    kept (at most K). Only the residue groups whose minimum ``gm`` is under the gate are
+    visited (``sel``: scratch for :data:`GATE_GROUPS` group numbers); the lists are those of
+    a scan of every entry in index order (strict ``<`` keeps the earlier of equal ones)."""
+    n = e.size
+    ns = 0
+    for g in range(GATE_GROUPS):
+        sel[ns] = g
+        ns += gm[g] < gate
+    cnt = 0
+    for i0 in range(0, n, GATE_GROUPS):
+        for s in range(ns):
+            j = i0 + sel[s]
+            if j < n and e[j] < gate:
+                cnt = insert(bd, bi, cnt, K, e[j], j)
+                if cnt == K:
+                    gate = min(gate, bd[K - 1])
+    return cnt
+
+
+@kernel()
+def band_groups(e, gm, sq_q, thr, sel, ids):
+    """Indices j with ``sq_q + e[j] <= thr`` into ``ids``, increasing; returns their count.
+    A residue group is skipped where ``sq_q + gm[g] > thr``: a rounded sum does not decrease
+    as its operand grows, so then no member qualifies (``e`` and ``gm`` as from
+    :func:`fill_groups`, ``+inf`` outside the fold; ``sel``: scratch for the groups)."""
+    n = e.size
+    ns = 0
+    for g in range(GATE_GROUPS):
+        sel[ns] = g
+        ns += sq_q + gm[g] <= thr
     c = 0
-    nfull = n - n % GATE_BLOCK
-    for j0 in range(0, nfull, GATE_BLOCK):
-        below = 0
-        for j in range(j0, j0 + GATE_BLOCK):
-            below += e[j] < gate
-        if below == 0:
-            continue
-        for j in range(j0, j0 + GATE_BLOCK):
-            ids[c] = j
-            c += e[j] < gate
-    for j in range(nfull, n):
-        ids[c] = j
-        c += e[j] < gate
+    for i0 in range(0, n, GATE_GROUPS):
+        for s in range(ns):
+            j = i0 + sel[s]
+            if j < n and sq_q + e[j] <= thr:
+                ids[c] = j
+                c += 1
     return c
 
 
@@ -80,6 +144,20 @@ def predict_rows(G, sq, m2, r2, eps, g_sk, Xc, cols, folds, rows, pred, unc, see
     counts the times row ``r``'s float32 band was re-measured in float64 (the evaluator's
     choice of precision reads it).
 
+    **The group gate.** Rows of at least :data:`GATE_GROUPED` entries split their candidates
+    into :data:`GATE_GROUPS` groups by index residue (:func:`fill_groups`, in the same pass
+    that writes ``e``). The K-th smallest group minimum is the reduced distance of one of K
+    distinct candidates, so the row's (k+1)-th nearest is at most that far, and it tightens
+    the gate as ``lim`` does; only groups whose minimum is under the gate are visited
+    (:func:`scan_groups`), in index order, so the kept list is again that of the full scan.
+    Where the seeds come from an unrelated mask (a batch of random masks), their gate lists
+    about 126 of isolet's 1,092 candidates per row and this one about 6.4 (for K = 6 and 32
+    groups, the expected count is about ``-32 ln(1 - K / 33)``). A row the cheap test leaves
+    open lists its band's candidates from the groups within reach only
+    (:func:`band_groups`). On batches of 30 random masks at 10 % of the features (one
+    thread), the rows' part of a batch fell from 1.25 to 0.70 ms per mask on isolet, 1.8 to
+    0.86 on mfeat and 2.9 to 1.48 on gas6 (``benchmarks/large_n.md``).
+
     **The band's candidates.** A row the cheap test leaves open goes to :func:`certify` with
     the candidates whose distance is at most ``thr = (d_(k+1) + 1.5 e2)(1 + 1e-9)``
     (``d_(k+1)`` its (k+1)-th nearest, ``e2`` twice its largest pair bound), not with every
@@ -103,6 +181,8 @@ def predict_rows(G, sq, m2, r2, eps, g_sk, Xc, cols, folds, rows, pred, unc, see
     lab = np.empty(n, dtype=np.int64)
     ids = np.empty(n, dtype=np.int64)
     tmp = np.empty(K)
+    gm = np.empty(GATE_GROUPS)
+    sel = np.empty(GATE_GROUPS, dtype=np.int64)
     counts = np.zeros(folds.n_classes, dtype=np.int64)
     f32 = G.itemsize == 4
     e_ours = eps + 8.0 * U64
@@ -117,32 +197,39 @@ def predict_rows(G, sq, m2, r2, eps, g_sk, Xc, cols, folds, rows, pred, unc, see
         q = folds.row_q[r]
         Gq = G[q]
         cf = folds.cand[folds.row_f[r]]
-        for j in range(n):
-            v = sq[j] - 2.0 * Gq[j]
-            e[j] = v if cf[j] else np.inf
+        if n >= GATE_GROUPED:
+            # the reduced distances and each residue group's minimum, then the gate from the
+            # K-th smallest group minimum as well (Notes, "The group gate")
+            fill_groups(sq, Gq, cf, e, gm)
+        else:
+            for j in range(n):
+                v = sq[j] - 2.0 * Gq[j]
+                e[j] = v if cf[j] else np.inf
         # gate = min(K-th best so far, the smallest float above lim): e < gate <=> both hold
         lim = np.inf
         if seeds[r, 0] >= 0:
             lim = e[seeds[r, 0]]
             for p in range(1, K):
                 lim = max(lim, e[seeds[r, p]])
-        gate = np.nextafter(lim, np.inf)
-        # branch-free list of the candidates under the gate (without seeds: every candidate of
-        # the fold), then insert those only
-        if n >= GATE_BLOCKED:
-            c = gate_blocks(e, gate, ids)
+        if n >= GATE_GROUPED:
+            lim = min(lim, kth_group_min(gm, K, tmp))
+            gate = np.nextafter(lim, np.inf)
+            cnt = scan_groups(e, gm, gate, sel, bd, bi, K)
         else:
+            gate = np.nextafter(lim, np.inf)
+            # branch-free list of the candidates under the gate (without seeds: every
+            # candidate of the fold), then insert those only
             c = 0
             for j in range(n):
                 ids[c] = j
                 c += e[j] < gate
-        cnt = 0
-        for p in range(c):
-            j = ids[p]
-            if e[j] < gate:
-                cnt = insert(bd, bi, cnt, K, e[j], j)
-                if cnt == K:
-                    gate = min(gate, bd[K - 1])
+            cnt = 0
+            for p in range(c):
+                j = ids[p]
+                if e[j] < gate:
+                    cnt = insert(bd, bi, cnt, K, e[j], j)
+                    if cnt == K:
+                        gate = min(gate, bd[K - 1])
         if cnt == K:
             for p in range(K):
                 seeds[r, p] = bi[p]
@@ -159,16 +246,27 @@ def predict_rows(G, sq, m2, r2, eps, g_sk, Xc, cols, folds, rows, pred, unc, see
         else:
             # only candidates within reach of the k nearest (Notes, "The band's candidates")
             thr = (sq_q + bd[k] + 1.5 * e2) * (1.0 + 1e-9)
-            c = 0
-            for j in range(n):
-                d = sq_q + e[j]
-                if cf[j] and d <= thr:
+            if n >= GATE_GROUPED:
+                # the same candidates, listed from the groups within reach only
+                c = band_groups(e, gm, sq_q, thr, sel, ids)
+                for p in range(c):
+                    j = ids[p]
+                    d = sq_q + e[j]
                     b = pair_bound(e_ours, g_sk, mq, np.sqrt(m2[j]), aq, np.sqrt(r2[j]))
-                    Lb[c] = d - b
-                    Ub[c] = d + b
-                    lab[c] = y[j]
-                    ids[c] = j
-                    c += 1
+                    Lb[p] = d - b
+                    Ub[p] = d + b
+                    lab[p] = y[j]
+            else:
+                c = 0
+                for j in range(n):
+                    d = sq_q + e[j]
+                    if cf[j] and d <= thr:
+                        b = pair_bound(e_ours, g_sk, mq, np.sqrt(m2[j]), aq, np.sqrt(r2[j]))
+                        Lb[c] = d - b
+                        Ub[c] = d + b
+                        lab[c] = y[j]
+                        ids[c] = j
+                        c += 1
             ok, t_u = certify(Lb, Ub, lab, c, k, counts, tmp)
             if not ok and f32:
                 # float32 products: re-measure the candidates not surely out in float64
