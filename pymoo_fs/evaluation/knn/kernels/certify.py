@@ -107,10 +107,6 @@ def certify(L, U, lab, cnt, k, counts, tmp):
     return True, t_u
 
 
-# columns per block of :func:`gate_blocks` (a constant: its count loop vectorises), and the
-# row length from which the scan of predict_rows uses it (mfeat's PSO run: 2.1-2.3 to 1.7-1.9 s
-
-
 @kernel(inline="always")
 def pair_bound(e_ours, g_sk, mq, mj, aq, aj):
     """Bound of |our squared distance - scikit-learn's| for one pair (see predict_rows)."""
