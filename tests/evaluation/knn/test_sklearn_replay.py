@@ -64,6 +64,9 @@ def test_kd_tree_replay_builds_and_queries_as_scikit_learn(rng):
         idx, start, end, leaf, lo, hi = sklearn_replay.kd_build(X, 30)
         tree = KDTree(X, leaf_size=30, metric="euclidean")
         np.testing.assert_array_equal(idx, tree.get_arrays()[1])
+        bounds = tree.get_arrays()[3]  # (2, n_nodes, m): each node's lower and upper bounds
+        np.testing.assert_array_equal(lo, bounds[0])
+        np.testing.assert_array_equal(hi, bounds[1])
         Q = np.round(rng.random((10, m)) * grid) / grid
         ref = tree.query(Q, k=k, return_distance=False)
         vals, nbr = np.empty(k), np.empty(k, dtype=np.int64)
