@@ -385,6 +385,8 @@ def test_kth_group_min_is_the_kth_smallest(rng):
             gm = rng.integers(0, 5, W).astype(float)  # ties
             gm[rng.random(W) < 0.3] = np.inf
             assert rows.kth_group_min(gm, K, np.empty(K)) == np.sort(gm)[K - 1]
+    # more places than groups (n_neighbors >= GATE_GROUPS): no K-th value, no bound
+    assert rows.kth_group_min(np.zeros(W), W + 1, np.empty(W + 1)) == np.inf
 
 
 def test_scan_groups_keeps_what_the_full_scan_keeps(rng):
@@ -434,7 +436,7 @@ def test_long_rows_with_seeds_equal_sklearn(rng):
     np.testing.assert_array_equal(got, ref)
 
 
-@pytest.mark.parametrize("k", [1, 5])
+@pytest.mark.parametrize("k", [1, 5, 40])  # 40: more places than the gate's 32 groups
 @pytest.mark.parametrize("precision", ["float32", "float64"])
 def test_long_tie_heavy_rows_equal_sklearn(rng, k, precision):
     # rows longer than GATE_GROUPED on discrete data: equal distances everywhere, so the group

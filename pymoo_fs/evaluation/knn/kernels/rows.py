@@ -47,9 +47,9 @@ def fill_groups(sq, Gq, cf, e, gm):
 
 @kernel()
 def kth_group_min(gm, K, tmp):
-    """The K-th smallest of ``gm`` (:data:`GATE_GROUPS` values, ``K <= GATE_GROUPS``),
-    without branches: each value passes down the sorted ``tmp`` (K entries) by a min and a
-    max per place (a branching insertion mispredicts on most of these values)."""
+    """The K-th smallest of ``gm`` (:data:`GATE_GROUPS` values; ``+inf`` where K is larger
+    than that), without branches: each value passes down the sorted ``tmp`` (K entries) by a
+    min and a max per place (a branching insertion mispredicts on most of these values)."""
     for p in range(K):
         tmp[p] = np.inf
     for g in range(GATE_GROUPS):
