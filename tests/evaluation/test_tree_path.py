@@ -144,9 +144,44 @@ def test_cost_model_prefers_the_tree_for_few_features_on_many_rows():
     before = paths.tree_seconds(2)
     paths.record_tree(np.array([2]), np.array([40 * 2000]), np.array([2000]))
     assert paths.tree_seconds(2) > before
-    before = paths.gram_seconds(2, True)
-    paths.record_gram(np.array([2]), np.array([1000]))
-    assert paths.gram_seconds(2, True) > before
+    before = paths.gram_seconds(4, True)
+    paths.record_gram(np.array([4]), np.array([1000]))
+    assert paths.gram_seconds(4, True) > before
+
+
+def test_cost_model_prices_additions_and_removals_by_their_own_sizes():
+    # splice-like: every row of a one-feature mask tied at the k-th place (learned), so a
+    # one-feature mask by the tree is dear; additions to a base of 2 make masks of 3
+    # features, which the tree prices without ties: the one-feature price must not count
+    paths = PathChooser(n=2233, n_rows=2233, k=5, smallest_train=2000, n_folds=10)
+    paths.record_tree(np.array([1]), np.array([0]), np.array([2233]))
+    assert paths.tree_seconds(1) > paths.tree_seconds(3)
+    assert paths.flips_to_tree(2, 58, 0, True)
+    n_add_only = 58 * paths.tree_seconds(3)
+    assert n_add_only < paths.flip_seconds(2, 58, 0)
+    # removals from a base of 2 make one-feature masks: priced as such
+    assert 58 * paths.tree_seconds(1) > 58 * paths.tree_seconds(3)
+    # a base of 15 cannot add by the tree (16 features) but can remove
+    assert not paths.flips_to_tree(15, 3, 0, True)
+    paths.force = "tree"
+    assert paths.flips_to_tree(15, 0, 15, True) and not paths.flips_to_tree(15, 1, 14, True)
+    assert not paths.flips_to_tree(2, 58, 0, False)  # replay not verified
+
+
+def test_cost_model_counts_the_trees_ties_as_open_rows_of_the_other_paths():
+    # a row tied at the k-th place with mixed labels is open on the Gram and flip paths too:
+    # once the tree path has seen them, the Gram path's replay is priced before it is measured
+    paths = PathChooser(n=2000, n_rows=2000, k=5, smallest_train=1800, n_folds=10)
+    gram, flips = paths.gram_seconds(3, True), paths.flip_seconds(2, 10, 0)
+    removals = paths.flip_seconds(2, 0, 10)
+    paths.record_tree(np.array([3]), np.array([40 * 2000]), np.array([1000]))
+    assert paths.gram_seconds(3, True) > gram
+    assert paths.flip_seconds(2, 10, 0) > flips  # additions make masks of 3
+    assert paths.flip_seconds(2, 0, 10) == removals  # removals masks of 1: nothing learned
+    # the learned open rows of the Gram path count where they are more
+    paths.record_gram(np.array([3]), np.array([2000]))
+    paths.record_gram(np.array([3]), np.array([2000]))
+    assert paths._open(paths._gram_open, 3, 3) > 0.5
 
 
 def test_tree_path_on_discrete_shared_data(shared_data_dir, rng):

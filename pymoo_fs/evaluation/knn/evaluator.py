@@ -393,9 +393,10 @@ class KNNEvaluator(CrossValidatedEvaluator):
         if self.backend == "numpy":
             return self._compute(flip_rows(mask, features))
         base = int(np.count_nonzero(mask))
+        n_remove = int(np.count_nonzero(mask[features]))
         # the tree path's own check runs only once the cost model would take it (it compiles
         # the tree kernels: no start-up cost where the Gram path is always cheaper)
-        if self._paths.flips_to_tree(base, features.size, True) \
+        if self._paths.flips_to_tree(base, features.size - n_remove, n_remove, True) \
                 and selfcheck.kd_tree_verified():
             # small subsets: every flipped mask by the tree path (no Gram matrix at all)
             return self._compute(flip_rows(mask, features))
@@ -408,7 +409,7 @@ class KNNEvaluator(CrossValidatedEvaluator):
         # the last base's prefixes seed this one's (the same tables with any seed, built with
         # fewer insertions when the bases are close: the scans of a local search)
         seed = self._flip_seed if self._flip_seed is not None else flips.NO_SEED
-        removes = bool(mask[features].any())
+        removes = n_remove > 0
         L = self._flip_prefix if removes else _FLIP_PREFIX
         with ParallelContext(threads):
             tables = flips.flip_tables(G, sq, folds, L, threads, seed)

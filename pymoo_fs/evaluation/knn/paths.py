@@ -148,19 +148,31 @@ class PathChooser:
         n = self.n
         flop = GRAM_NS["flop32" if single else "flop64"]
         return ((flop * n * n * m / 2 + GRAM_NS["candidate"] * self.n_rows * n) * 1e-9
-                + self._replay_seconds(m, self._gram_open.get(m, 0.0)))
+                + self._replay_seconds(m, self._open(self._gram_open, m, m)))
 
-    def flip_seconds(self, base_size, n_flips):
-        """Estimated seconds of ``n_flips`` one-feature flips of a base of ``base_size``
-        features by the flip path, its base matrix and sorted prefixes included. On small
-        bases most rows are rescanned in full: their k + 1 nearest tie or move far under one
-        more or one fewer feature."""
+    def _open(self, means, key, m):
+        """Learned fraction of rows a Gram or flip path leaves open (``means[key]``), at least
+        the fraction of rows the tree path found tied at the k-th place with mixed labels for
+        ``m`` features: such a row is open on every path but the replay (the tree's order
+        decides it), so the tree's ties bound the other paths' open rows before they have
+        been measured (discrete data: nearly every row of a small subset)."""
+        return max(means.get(key, 0.0), self._ties.get(m, 0.0))
+
+    def flip_seconds(self, base_size, n_add, n_remove=0):
+        """Estimated seconds of ``n_add`` additions and ``n_remove`` removals (one-feature
+        flips) of a base of ``base_size`` features by the flip path, its base matrix and
+        sorted prefixes included. On small bases most rows are rescanned in full: their
+        k + 1 nearest tie or move far under one more or one fewer feature."""
         n, R = self.n, self.n_rows
+        n_flips = n_add + n_remove
         per_row = FLIP_NS["row"] + FLIP_RESCANS.get(base_size, 0.0) * n * FLIP_NS["candidate"]
+        replay = (n_add * self._replay_seconds(
+                      base_size + 1, self._open(self._flip_open, base_size, base_size + 1))
+                  + n_remove * self._replay_seconds(
+                      max(base_size - 1, 1),
+                      self._open(self._flip_open, base_size, max(base_size - 1, 1))))
         return (self.gram_seconds(max(base_size, 1), False)
-                + (FLIP_NS["table"] * R * n + n_flips * R * per_row) * 1e-9
-                + n_flips * self._replay_seconds(base_size + 1,
-                                                 self._flip_open.get(base_size, 0.0)))
+                + (FLIP_NS["table"] * R * n + n_flips * R * per_row) * 1e-9 + replay)
 
     # ------------------------------------------------------------------ choices
     def tree_sizes(self, sizes, single, exact):
@@ -190,13 +202,15 @@ class PathChooser:
         return np.array([bool(o and cheaper[m]) for o, m in zip(ok, sizes.tolist())],
                         dtype=bool)
 
-    def flips_to_tree(self, base_size, n_flips, exact):
+    def flips_to_tree(self, base_size, n_add, n_remove, exact):
         """Whether the flips of a base of ``base_size`` features go to the tree path.
 
         Parameters
         ----------
         base_size : int
-        n_flips : int
+        n_add, n_remove : int
+            Flips that add a feature (masks of ``base_size + 1``) and that remove one (masks
+            of ``base_size - 1``).
         exact : bool
             As in :meth:`tree_sizes`.
 
@@ -204,14 +218,14 @@ class PathChooser:
         -------
         bool
         """
-        if not (exact and self.eligible_k) or base_size + 1 > MAX_FEATURES \
-                or self.force == "gram":
+        top = base_size + 1 if n_add else base_size - 1
+        if not (exact and self.eligible_k) or top > MAX_FEATURES or self.force == "gram":
             return False
         if self.force == "tree":
             return True
-        tree = n_flips * max(self.tree_seconds(base_size + 1),
-                             self.tree_seconds(max(1, base_size - 1)))
-        return tree < self.flip_seconds(base_size, n_flips)
+        tree = (n_add * self.tree_seconds(base_size + 1)
+                + n_remove * self.tree_seconds(max(1, base_size - 1)))
+        return tree < self.flip_seconds(base_size, n_add, n_remove)
 
     # ------------------------------------------------------------------ learning
     def record_tree(self, sizes, visits, ties):
