@@ -10,7 +10,7 @@ from pymoo_fs.datasets import holdout_split, load_dataset
 from pymoo_fs.evaluation import KNNEvaluator
 from pymoo_fs.evaluation.knn import selfcheck
 from pymoo_fs.evaluation.knn.kernels import sklearn_replay
-from pymoo_fs.evaluation.knn.paths import PathChooser
+from pymoo_fs.evaluation.knn.paths import DIRECT_PROBE, PathChooser
 
 
 def sklearn_score(ev, mask, k, scoring="accuracy"):
@@ -144,6 +144,7 @@ def test_cost_model_prefers_the_tree_for_few_features_on_many_rows():
     before = paths.tree_seconds(2)
     paths.record_tree(np.array([2]), np.array([40 * 2000]), np.array([2000]))
     assert paths.tree_seconds(2) > before
+    paths = PathChooser(n=2000, n_rows=2000, k=5, smallest_train=1800, n_folds=10)
     before = paths.gram_seconds(4, True)
     paths.record_gram(np.array([4]), np.array([1000]))
     assert paths.gram_seconds(4, True) > before
@@ -178,10 +179,78 @@ def test_cost_model_counts_the_trees_ties_as_open_rows_of_the_other_paths():
     assert paths.gram_seconds(3, True) > gram
     assert paths.flip_seconds(2, 10, 0) > flips  # additions make masks of 3
     assert paths.flip_seconds(2, 0, 10) == removals  # removals masks of 1: nothing learned
+    # a size not measured yet inherits the ties of the largest smaller one where most rows
+    # tie there (binary data: semeion's third forward step), not where few do (continuous)
+    for tied, dearer in [(2000, True), (400, False)]:
+        fresh = PathChooser(n=2000, n_rows=2000, k=5, smallest_train=1800, n_folds=10)
+        before = fresh.flip_seconds(5, 10, 0), fresh.gram_seconds(5, True)
+        fresh.record_tree(np.array([4]), np.array([40 * 2000]), np.array([tied]))
+        after = fresh.flip_seconds(5, 10, 0), fresh.gram_seconds(5, True)
+        assert (after[0] > before[0]) == dearer and (after[1] > before[1]) == dearer
     # the learned open rows of the Gram path count where they are more
     paths.record_gram(np.array([3]), np.array([2000]))
     paths.record_gram(np.array([3]), np.array([2000]))
     assert paths._open(paths._gram_open, 3, 3) > 0.5
+
+
+def test_cost_model_replays_mostly_tied_sizes_directly_and_keeps_measuring():
+    paths = PathChooser(n=2000, n_rows=2000, k=5, smallest_train=1800, n_folds=10)
+    sizes = np.array([1, 2, 3, 3])
+    assert not paths.tree_direct(sizes).any()  # nothing learned yet
+    paths.record_tree(np.array([1, 2, 3]), np.array([0, 9000, 9000]),
+                      np.array([2000, 900, 1100]))
+    # one feature keeps its sorted order; 2 features: 45 % tied, below DIRECT_TIES
+    choice = np.concatenate([paths.tree_direct(sizes) for _ in range(DIRECT_PROBE)])
+    assert not choice[0::4].any() and not choice[1::4].any()
+    # 3 features, 55 % tied: direct, but one mask in DIRECT_PROBE goes by the search
+    threes = np.concatenate([choice[2::4], choice[3::4]])
+    assert np.count_nonzero(~threes) == 2 * DIRECT_PROBE // DIRECT_PROBE
+    # a direct mask measures neither ties nor visits; a searched one does
+    before = dict(paths._ties.values), dict(paths.visits)
+    paths.record_tree(np.array([3]), np.array([0]), np.array([2000]), np.array([True]))
+    assert paths._ties.values == before[0] and paths.visits == before[1]
+    assert paths.n_direct == 1 and paths.n_tree == 4
+    paths.record_tree(np.array([3]), np.array([100]), np.array([0]), np.array([False]))
+    assert paths._ties.get(3, None) < before[0][3]
+    paths.force = "direct"
+    np.testing.assert_array_equal(paths.tree_direct(np.array([1, 2, 15])), [False, True, True])
+    # probes: the first mask of each unmeasured size of 2+ features that has company
+    paths.force = None
+    np.testing.assert_array_equal(paths.tree_probes(np.array([5, 3, 5, 1, 1, 4, 5])),
+                                  [True, False, False, False, False, False, False])
+    paths.force = "tree"
+    assert not paths.tree_probes(np.array([5, 5])).any()
+
+
+def test_one_batch_probes_a_size_then_replays_the_rest_directly(rng):
+    X, y = tie_heavy(rng, n=1500, d=9)  # large enough for the tree path's cost
+    masks = np.zeros((12, 9), dtype=bool)
+    for mask in masks:
+        mask[rng.choice(9, 2, replace=False)] = True
+    masks = np.unique(masks, axis=0)
+    ev = KNNEvaluator(X, y, n_neighbors=5, cv=5, cache_size=0)
+    np.testing.assert_array_equal(ev.score(masks), [sklearn_score(ev, m, 5) for m in masks])
+    assert ev._paths.n_tree == masks.shape[0]
+    assert ev._paths._ties.get(2, 0.0) >= 0.5  # measured on the probe
+    rest = masks.shape[0] - 1  # all but the probe, and one in DIRECT_PROBE of them
+    assert ev._paths.n_direct == rest - rest // DIRECT_PROBE
+
+
+@pytest.mark.parametrize("k", [1, 5])
+def test_direct_replay_equals_sklearn_on_tie_heavy_and_continuous_data(rng, k):
+    for X, y in [tie_heavy(rng, n=160, d=8), (rng.random((160, 8)), rng.integers(0, 3, 160))]:
+        masks = small_masks(rng, X.shape[1], 6)
+        masks[0] = False
+        masks[0, 3] = True  # one feature
+        for force in ("direct", "tree"):
+            ev = KNNEvaluator(X, y, n_neighbors=k, cv=5, cache_size=0)
+            ev._paths.force = force
+            expected = [sklearn_score(ev, m, k) for m in masks]
+            np.testing.assert_array_equal(ev.score(masks), expected)  # a batch
+            np.testing.assert_array_equal([ev.score(m)[0] for m in masks[:3]], expected[:3])
+            sizes = masks.sum(axis=1)
+            n_multi = int(np.count_nonzero(sizes >= 2) + np.count_nonzero(sizes[:3] >= 2))
+            assert ev._paths.n_direct == (n_multi if force == "direct" else 0)
 
 
 def test_tree_path_on_discrete_shared_data(shared_data_dir, rng):

@@ -316,23 +316,34 @@ class KNNEvaluator(CrossValidatedEvaluator):
         return pred
 
     def _predict_tree(self, masks, sizes):
-        """Exact CV predictions of masks of 1 to 15 features by the tree path."""
+        """Exact CV predictions of masks of 1 to 15 features by the tree path (the first
+        mask of each size not measured yet before the others: :meth:`PathChooser.tree_probes`).
+        """
         from pymoo_fs.evaluation.knn.kernels import tree
+
+        probe = self._paths.tree_probes(sizes)
+        if probe.any():
+            pred = np.empty((masks.shape[0], self._layout.rows.size), dtype=np.int64)
+            pred[probe] = self._predict_tree(masks[probe], sizes[probe])
+            pred[~probe] = self._predict_tree(masks[~probe], sizes[~probe])
+            return pred
 
         threads = self._threads()
         folds = self._layout.kernel_folds()
         _, cols = np.nonzero(masks)
         cols = cols.astype(np.int64)
+        direct = self._paths.tree_direct(sizes)
         with ParallelContext(threads):
             if masks.shape[0] == 1:
-                pred, n_tie, visits = tree.tree_predict_one(self.X, cols, folds, 4 * threads)
+                pred, n_tie, visits = tree.tree_predict_one(self.X, cols, folds, 4 * threads,
+                                                            bool(direct[0]))
             else:
                 ptr = np.zeros(masks.shape[0] + 1, dtype=np.int64)
                 np.cumsum(sizes, out=ptr[1:])
                 pred, n_tie, visits = tree.tree_predict_batch(
-                    self.X, cols, ptr, folds, min(threads, masks.shape[0]))
+                    self.X, cols, ptr, folds, min(threads, masks.shape[0]), direct)
         self._settler.n_uncertified += int(n_tie.sum())
-        self._paths.record_tree(sizes, visits, n_tie)
+        self._paths.record_tree(sizes, visits, n_tie, direct)
         return pred
 
     def _predict_gram(self, masks):

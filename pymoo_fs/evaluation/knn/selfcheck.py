@@ -138,7 +138,8 @@ def _check_case(n, d, n_test, k, grid, chunk, threads):
 
 def _check_tree_case(n, d, grid, k, n_folds):
     """True when the tree path predicts every row of masks of 1, 2, 3 and 6 features as
-    ``KNeighborsClassifier`` does (folds: samples dealt round-robin)."""
+    ``KNeighborsClassifier`` does, with its search and with every row replayed directly
+    (folds: samples dealt round-robin)."""
     from sklearn.neighbors import KNeighborsClassifier
 
     from pymoo_fs.evaluation.knn.kernels.structures import Folds
@@ -164,11 +165,15 @@ def _check_tree_case(n, d, grid, k, n_folds):
                   all_rows=np.arange(rows.size, dtype=np.int64))
     cols = [np.sort(rng.choice(d, size, replace=False)) for size in (1, 2, 3, min(6, d))]
     ptr = np.cumsum([0] + [c.size for c in cols]).astype(np.int64)
-    pred, _, _ = tree_predict_batch(X, np.concatenate(cols).astype(np.int64), ptr, folds, 1)
+    flat = np.concatenate(cols).astype(np.int64)
+    pred, _, _ = tree_predict_batch(X, flat, ptr, folds, 1, np.zeros(len(cols), dtype=bool))
+    # every row replayed without the search (the cost model's choice where most rows tie)
+    direct, _, _ = tree_predict_batch(X, flat, ptr, folds, 1, np.ones(len(cols), dtype=bool))
     for b, c in enumerate(cols):
         for f in range(n_folds):
             knn = KNeighborsClassifier(n_neighbors=k).fit(X[trains[f]][:, c], y[trains[f]])
-            if not np.array_equal(pred[b, bounds[f]:bounds[f + 1]],
-                                  knn.predict(X[tests[f]][:, c])):
+            ref = knn.predict(X[tests[f]][:, c])
+            if not (np.array_equal(pred[b, bounds[f]:bounds[f + 1]], ref)
+                    and np.array_equal(direct[b, bounds[f]:bounds[f + 1]], ref)):
                 return False
     return True

@@ -355,13 +355,18 @@ def _settle_fold(X, cols, folds, f, pred, unc, tie_t, tie_n):
 
 
 @kernel()
-def _mask_rows(X, cols, folds, pred, unc, tie_t, tie_n):
+def _mask_rows(X, cols, folds, pred, unc, tie_t, tie_n, direct):
     """Every row's vote of one mask, ties settled; returns the number of tied rows and of
-    the distances the searches computed (0 for one feature)."""
+    the distances the searches computed (0 for one feature). With ``direct``, no search:
+    every row is replayed on its fold's tree (for masks whose rows are mostly tied)."""
     R = folds.row_q.size
     unc[:] = False
     visits = 0
-    if cols.size == 1:
+    if direct:
+        unc[:] = True
+        tie_t[:] = -1.0
+        tie_n[:] = 0
+    elif cols.size == 1:
         v, vs, order, pos = _sorted_prep(X, cols[0])
         _sorted_rows(v, vs, order, pos, folds, 0, R, pred, unc, tie_t, tie_n)
     else:
@@ -375,7 +380,7 @@ def _mask_rows(X, cols, folds, pred, unc, tie_t, tie_n):
 
 
 @kernel(parallel=True)
-def tree_predict_batch(X, cols_flat, cols_ptr, folds, n_groups):
+def tree_predict_batch(X, cols_flat, cols_ptr, folds, n_groups, direct):
     """Exact CV predictions of a batch of masks of 1 to 15 features.
 
     Parameters
@@ -388,13 +393,16 @@ def tree_predict_batch(X, cols_flat, cols_ptr, folds, n_groups):
         The kernels' fold layout (every fold's training part larger than ``2 k``).
     n_groups : int
         Masks are dealt to ``n_groups`` parallel groups, one thread each.
+    direct : bool (B,)
+        Masks whose rows are all replayed on their folds' trees, without the search (the
+        cost model's choice where most rows tie: discrete data).
 
     Returns
     -------
     pred : int64 (B, R)
         Every row's vote, exactly scikit-learn's.
     n_tie : int64 (B,)
-        Rows settled by replaying the fold's kd-tree, per mask.
+        Rows settled by replaying the fold's kd-tree, per mask (R for a direct one).
     visits : int64 (B,)
         Distances the tree searches computed, per mask (0 for one feature; the cost model
         reads them).
@@ -410,15 +418,15 @@ def tree_predict_batch(X, cols_flat, cols_ptr, folds, n_groups):
         tie_n = np.empty(R, dtype=np.int64)
         for b in range(g, B, n_groups):
             n_tie[b], visits[b] = _mask_rows(X, cols_flat[cols_ptr[b]:cols_ptr[b + 1]], folds,
-                                             pred[b], unc, tie_t, tie_n)
+                                             pred[b], unc, tie_t, tie_n, direct[b])
     return pred, n_tie, visits
 
 
 @kernel(parallel=True)
-def tree_predict_one(X, cols, folds, n_chunks):
+def tree_predict_one(X, cols, folds, n_chunks, direct):
     """Exact CV predictions of one mask of 1 to 15 features, its rows (and then its folds'
     ties) split over the threads; returns ``pred`` int64 (1, R), ``n_tie`` and ``visits``
-    int64 (1,) as :func:`tree_predict_batch`."""
+    int64 (1,) as :func:`tree_predict_batch` (``direct``: a bool, as there)."""
     R = folds.row_q.size
     pred = np.empty((1, R), dtype=np.int64)
     unc = np.zeros(R, dtype=np.bool_)
@@ -426,7 +434,11 @@ def tree_predict_one(X, cols, folds, n_chunks):
     tie_n = np.empty(R, dtype=np.int64)
     step = (R + n_chunks - 1) // n_chunks
     chunk_visits = np.zeros(n_chunks, dtype=np.int64)
-    if cols.size == 1:
+    if direct:
+        unc[:] = True
+        tie_t[:] = -1.0
+        tie_n[:] = 0
+    elif cols.size == 1:
         v, vs, order, pos = _sorted_prep(X, cols[0])
         for c in nb.prange(n_chunks):
             _sorted_rows(v, vs, order, pos, folds, min(R, c * step), min(R, (c + 1) * step),
