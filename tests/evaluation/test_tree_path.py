@@ -114,7 +114,8 @@ def test_early_stop_of_the_replayed_query_keeps_the_neighbours(rng):
     # Given the k-th distance and the count strictly nearer, the query stops once its heap
     # holds them: the neighbours are those of the whole query.
     X = np.round(rng.random((300, 2)) * 2) / 2
-    idx, start, end, leaf, lo, hi = sklearn_replay.kd_build(X, 30)
+    keys = sklearn_replay.kd_keys(X)
+    idx, start, end, leaf, lo, hi = sklearn_replay.kd_build(X, 30, keys)
     k = 5
     vals, nbr = np.empty(k), np.empty(k, dtype=np.int64)
     stack, lbs = np.empty(2 * start.size + 2, dtype=np.int64), np.empty(2 * start.size + 2)
@@ -251,6 +252,24 @@ def test_direct_replay_equals_sklearn_on_tie_heavy_and_continuous_data(rng, k):
             sizes = masks.sum(axis=1)
             n_multi = int(np.count_nonzero(sizes >= 2) + np.count_nonzero(sizes[:3] >= 2))
             assert ev._paths.n_direct == (n_multi if force == "direct" else 0)
+
+
+@pytest.mark.parametrize("force", ["tree", "direct", "gram"])
+def test_replayed_trees_follow_unsorted_training_indices(rng, force):
+    # a CV splitter whose training indices are not increasing: scikit-learn's kd-tree breaks
+    # ties of value by the position in X[train], not by the sample's index, so the keys
+    # cannot be gathered from the columns' ranks and are made from the fold's own points
+    X, y = tie_heavy(rng, n=150, d=6)
+    perm = rng.permutation(150)
+    cv = [(rng.permutation(np.setdiff1d(perm, perm[f::3])), np.sort(perm[f::3]))
+          for f in range(3)]
+    masks = small_masks(rng, X.shape[1], 6)
+    ev = KNNEvaluator(X, y, n_neighbors=5, cv=cv, cache_size=0)
+    ev._paths.force = force
+    expected = [cross_val_score(KNeighborsClassifier(5), X[:, m], y, cv=cv).mean()
+                for m in masks]
+    np.testing.assert_array_equal(ev.score(masks), expected)
+    assert ev._settler.n_uncertified > 0  # ties were replayed
 
 
 def test_tree_path_on_discrete_shared_data(shared_data_dir, rng):

@@ -333,15 +333,16 @@ class KNNEvaluator(CrossValidatedEvaluator):
         _, cols = np.nonzero(masks)
         cols = cols.astype(np.int64)
         direct = self._paths.tree_direct(sizes)
+        ranks = self._settler.ranks.ensure(cols)
         with ParallelContext(threads):
             if masks.shape[0] == 1:
-                pred, n_tie, visits = tree.tree_predict_one(self.X, cols, folds, 4 * threads,
-                                                            bool(direct[0]))
+                pred, n_tie, visits = tree.tree_predict_one(self.X, ranks, cols, folds,
+                                                            4 * threads, bool(direct[0]))
             else:
                 ptr = np.zeros(masks.shape[0] + 1, dtype=np.int64)
                 np.cumsum(sizes, out=ptr[1:])
                 pred, n_tie, visits = tree.tree_predict_batch(
-                    self.X, cols, ptr, folds, min(threads, masks.shape[0]), direct)
+                    self.X, ranks, cols, ptr, folds, min(threads, masks.shape[0]), direct)
         self._settler.n_uncertified += int(n_tie.sum())
         self._paths.record_tree(sizes, visits, n_tie, direct)
         return pred

@@ -193,3 +193,56 @@ def encode_test_labels(y_test, classes):
     pos = np.clip(pos, 0, classes.size - 1)
     known = classes[pos] == y_test
     return np.where(known, pos, -1).astype(np.int64)
+
+
+class ColumnRanks:
+    """Each column's ranks of the samples, by value and then by index, made on first use:
+    the order in which scikit-learn's kd-tree build compares points, so that the replay of
+    its trees (:func:`pymoo_fs.evaluation.knn.kernels.sklearn_replay.kd_build`) compares two
+    integers instead of two floats and their indices.
+
+    Parameters
+    ----------
+    X : ndarray of float64, shape (n_samples, n_features)
+
+    Attributes
+    ----------
+    array : ndarray of int32, shape (n_features, n_samples)
+        ``array[j, i]``: rank of sample ``i`` in column ``j`` (0-based; equal values ranked
+        by index). Only the rows of columns passed to :meth:`ensure` are filled; the
+        others are uninitialised (their memory is not touched either).
+    """
+
+    def __init__(self, X):
+        self._X = X
+        self._array = None
+        self._done = np.zeros(X.shape[1], dtype=bool)
+
+    @property
+    def array(self):
+        if self._array is None:
+            self._array = np.empty(self._X.shape[::-1], dtype=np.int32)
+        return self._array
+
+    def ensure(self, cols):
+        """Fill the ranks of ``cols`` not made yet; returns :attr:`array`.
+
+        Parameters
+        ----------
+        cols : array-like of int
+            Column indices.
+
+        Returns
+        -------
+        ndarray of int32, shape (n_features, n_samples)
+        """
+        ranks = self.array
+        todo = np.unique(np.asarray(cols, dtype=np.int64))
+        todo = todo[~self._done[todo]]
+        if todo.size:
+            order = np.argsort(self._X[:, todo], axis=0, kind="stable")
+            positions = np.arange(self._X.shape[0], dtype=np.int32)
+            for c, j in enumerate(todo.tolist()):
+                ranks[j, order[:, c]] = positions
+            self._done[todo] = True
+        return ranks

@@ -14,6 +14,8 @@ Otherwise the evaluator falls back to scikit-learn for the uncertified rows' fol
 
 import numpy as np
 
+from pymoo_fs.evaluation.knn.layout import ColumnRanks
+
 _STATE = {}
 
 
@@ -129,7 +131,8 @@ def _check_case(n, d, n_test, k, grid, chunk, threads):
                   all_rows=np.arange(n_test, dtype=np.int64))
     pred = np.full(n_test, -1, dtype=np.int64)
     unc = np.ones(n_test, dtype=bool)
-    exact_fold_rows(np.ascontiguousarray(X), cols, folds, pred, unc)
+    X = np.ascontiguousarray(X)
+    exact_fold_rows(X, ColumnRanks(X).ensure(cols), cols, folds, pred, unc)
     Xs = X[:, cols]
     ref = KNeighborsClassifier(n_neighbors=k).fit(Xs[train], y[train]).predict(Xs[test])
     settled = ~unc
@@ -166,9 +169,12 @@ def _check_tree_case(n, d, grid, k, n_folds):
     cols = [np.sort(rng.choice(d, size, replace=False)) for size in (1, 2, 3, min(6, d))]
     ptr = np.cumsum([0] + [c.size for c in cols]).astype(np.int64)
     flat = np.concatenate(cols).astype(np.int64)
-    pred, _, _ = tree_predict_batch(X, flat, ptr, folds, 1, np.zeros(len(cols), dtype=bool))
+    ranks = ColumnRanks(X).ensure(flat)
+    pred, _, _ = tree_predict_batch(X, ranks, flat, ptr, folds, 1,
+                                    np.zeros(len(cols), dtype=bool))
     # every row replayed without the search (the cost model's choice where most rows tie)
-    direct, _, _ = tree_predict_batch(X, flat, ptr, folds, 1, np.ones(len(cols), dtype=bool))
+    direct, _, _ = tree_predict_batch(X, ranks, flat, ptr, folds, 1,
+                                      np.ones(len(cols), dtype=bool))
     for b, c in enumerate(cols):
         for f in range(n_folds):
             knn = KNeighborsClassifier(n_neighbors=k).fit(X[trains[f]][:, c], y[trains[f]])

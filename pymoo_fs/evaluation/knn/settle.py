@@ -4,6 +4,7 @@ in compiled code where the self-check allows, else by scikit-learn itself."""
 import numpy as np
 
 from pymoo_fs.evaluation.knn import selfcheck
+from pymoo_fs.evaluation.knn.layout import ColumnRanks
 from pymoo_fs.evaluation.knn.parallel import ParallelContext
 
 
@@ -26,10 +27,14 @@ class RowSettler:
         Rows the bound could not certify so far (diagnostics and tests).
     n_sklearn_rows : int
         Rows predicted by scikit-learn itself so far.
+    ranks : ColumnRanks
+        The columns' ranks the replayed kd-trees are built from (the tree path reads them
+        too).
     """
 
     def __init__(self, X, y, folds, layout, n_neighbors):
         self.X, self.y, self.folds, self.layout, self.k = X, y, folds, layout, n_neighbors
+        self.ranks = ColumnRanks(X)
         self.n_uncertified = 0
         self.n_sklearn_rows = 0
 
@@ -60,8 +65,10 @@ class RowSettler:
 
             cols = [np.flatnonzero(m) for m in masks[open_masks]]
             sub_pred, sub_unc = pred[open_masks], unc[open_masks]
+            # kd-trees are replayed for masks of at most 15 features (else brute force)
+            ranks = self.ranks.ensure(_concat([c for c in cols if c.size <= 15]))
             with ParallelContext(threads):
-                exact_rows(self.X, _concat(cols), _pointers(cols),
+                exact_rows(self.X, ranks, _concat(cols), _pointers(cols),
                            folds._replace(exact=1, sk_chunk=chunk, sk_threads=sk_threads),
                            sub_pred, sub_unc)
             pred[open_masks], unc[open_masks] = sub_pred, sub_unc

@@ -61,7 +61,8 @@ def test_kd_tree_replay_builds_and_queries_as_scikit_learn(rng):
         grid = int(rng.integers(1, 4))
         X = np.round(rng.random((n, m)) * grid) / grid if trial % 3 else rng.random((n, m))
         k = int(rng.integers(1, max(2, n // 2)))
-        idx, start, end, leaf, lo, hi = sklearn_replay.kd_build(X, 30)
+        keys = sklearn_replay.kd_keys(X)
+        idx, start, end, leaf, lo, hi = sklearn_replay.kd_build(X, 30, keys)
         tree = KDTree(X, leaf_size=30, metric="euclidean")
         np.testing.assert_array_equal(idx, tree.get_arrays()[1])
         bounds = tree.get_arrays()[3]  # (2, n_nodes, m): each node's lower and upper bounds
@@ -85,7 +86,8 @@ def test_kd_tree_replay_past_the_depth_limit_of_nth_element(rng, n):
 
     X = np.column_stack([np.sort(rng.integers(0, 3, n))[::-1], rng.integers(0, 2, n) / 2.0,
                          rng.random(n)]).astype(float)
-    idx, start, end, leaf, lo, hi = sklearn_replay.kd_build(X, 30)
+    keys = sklearn_replay.kd_keys(X)
+    idx, start, end, leaf, lo, hi = sklearn_replay.kd_build(X, 30, keys)
     tree = KDTree(X, leaf_size=30, metric="euclidean")
     np.testing.assert_array_equal(idx, tree.get_arrays()[1])
     Q = np.round(rng.random((20, 3)) * 2) / 2

@@ -8,10 +8,10 @@ squared differences in feature order; they are computed here bit for bit (as
 row's k nearest are known exactly as soon as its k + 1 nearest candidates are found, by any
 exact search. The cost does not grow with n^2:
 
-* **one feature**: the samples sorted by the feature (O(n log n) per mask); a row's nearest
-  candidates are met walking left and right from it, in increasing distance (the squared
-  difference grows monotonically along each walk, in floating point too: rounding is
-  monotone), O(k) per row;
+* **one feature**: the samples sorted by the feature (read from the column's ranks, made once
+  per evaluator: O(n) per mask); a row's nearest candidates are met walking left and right
+  from it, in increasing distance (the squared difference grows monotonically along each
+  walk, in floating point too: rounding is monotone), O(k) per row;
 * **2 to 15 features**: a kd-tree over all n samples per mask (:func:`.sklearn_replay.kd_build`
   with leaves of :data:`LEAF`, the points stored in tree order), searched per row for its
   k + 1 nearest *candidates*: the training part of the row's fold, every other sample being
@@ -26,7 +26,9 @@ stops at the second label): there the order in which scikit-learn's tree meets t
 candidates decides, and only those rows are settled by replaying the fold's own tree
 (:func:`.sklearn_replay.kd_settle`, built as scikit-learn builds it, queried as it queries,
 stopping as soon as nothing can change). There is no rounding band: the distances are
-scikit-learn's own. The evaluator uses this path only where the replay passed its self-check
+scikit-learn's own. Where most rows of a subset size are such ties (discrete data), the
+search costs more than it saves and every row is replayed (``direct``, the cost model's
+choice). The evaluator uses this path only where the replay passed its self-check
 (:mod:`pymoo_fs.evaluation.knn.selfcheck`), and only where its cost model says it is cheaper
 than the Gram matrix (:mod:`pymoo_fs.evaluation.knn.paths`).
 """
@@ -36,7 +38,7 @@ import numpy as np
 
 from .certify import argmax_first, insert
 from .jit import kernel
-from .sklearn_replay import _kd_min_rdist, kd_build, kd_settle
+from .sklearn_replay import _kd_min_rdist, gather_keys, kd_build, kd_settle
 
 #: points per leaf of the search tree (scikit-learn's own trees, replayed for ties, keep its
 #: leaf_size of 30)
@@ -47,19 +49,21 @@ MAX_FEATURES = 15
 
 # ----------------------------------------------------------------- one feature: sorted order
 @kernel()
-def _sorted_prep(X, col):
-    """The feature's values ``v``, their increasing order ``order``, the sorted values ``vs``
-    and each sample's position ``pos`` in that order."""
+def _sorted_prep(X, ranks, col):
+    """The feature's values ``v``, their increasing order ``order`` (equal values by index),
+    the sorted values ``vs`` and each sample's position ``pos`` in that order, read from the
+    column's ranks (no sort per mask)."""
     n = X.shape[0]
     v = np.empty(n)
+    order = np.empty(n, dtype=np.int64)
+    pos = np.empty(n, dtype=np.int64)
     for i in range(n):
         v[i] = X[i, col]
-    order = np.argsort(v)
+        pos[i] = ranks[col, i]
+        order[pos[i]] = i
     vs = np.empty(n)
-    pos = np.empty(n, dtype=np.int64)
     for p in range(n):
         vs[p] = v[order[p]]
-        pos[order[p]] = p
     return v, vs, order, pos
 
 
@@ -161,7 +165,7 @@ def _sorted_rows(v, vs, order, pos, folds, r_lo, r_hi, pred, unc, tie_t, tie_n):
 
 # ----------------------------------------------------------------- 2 to 15 features: kd-tree
 @kernel()
-def _tree_prep(X, cols):
+def _tree_prep(X, ranks, cols):
     """The mask's columns ``P`` (n, m), the search tree over them
     (:func:`.sklearn_replay.kd_build` with :data:`LEAF`) and ``Pp``, the points in tree
     order."""
@@ -171,7 +175,8 @@ def _tree_prep(X, cols):
     for i in range(n):
         for c in range(m):
             P[i, c] = X[i, cols[c]]
-    idx, start, end, leaf, lo, hi = kd_build(P, LEAF)
+    idx, start, end, leaf, lo, hi = kd_build(P, LEAF, gather_keys(X, ranks, cols,
+                                                                  np.arange(n)))
     Pp = np.empty((n, m))
     for i in range(n):
         for c in range(m):
@@ -340,7 +345,7 @@ def _tree_rows(P, Pp, idx, start, end, leaf, lo, hi, folds, r_lo, r_hi, pred, un
 
 # ----------------------------------------------------------------- ties, masks, batches
 @kernel()
-def _settle_fold(X, cols, folds, f, pred, unc, tie_t, tie_n):
+def _settle_fold(X, ranks, cols, folds, f, pred, unc, tie_t, tie_n):
     """Rows of fold ``f`` flagged in ``unc``: replayed on the fold's own kd-tree; their
     count."""
     lo = folds.bounds[f]
@@ -350,12 +355,13 @@ def _settle_fold(X, cols, folds, f, pred, unc, tie_t, tie_n):
         n_open += unc[r]
     if n_open:
         train = folds.train[folds.train_ptr[f]:folds.train_ptr[f + 1]]
-        kd_settle(X, cols, train, folds, lo, hi, pred, unc, tie_t[lo:hi], tie_n[lo:hi])
+        kd_settle(X, ranks, cols, train, folds, lo, hi, pred, unc, tie_t[lo:hi],
+                  tie_n[lo:hi])
     return n_open
 
 
 @kernel()
-def _mask_rows(X, cols, folds, pred, unc, tie_t, tie_n, direct):
+def _mask_rows(X, ranks, cols, folds, pred, unc, tie_t, tie_n, direct):
     """Every row's vote of one mask, ties settled; returns the number of tied rows and of
     the distances the searches computed (0 for one feature). With ``direct``, no search:
     every row is replayed on its fold's tree (for masks whose rows are mostly tied)."""
@@ -367,26 +373,29 @@ def _mask_rows(X, cols, folds, pred, unc, tie_t, tie_n, direct):
         tie_t[:] = -1.0
         tie_n[:] = 0
     elif cols.size == 1:
-        v, vs, order, pos = _sorted_prep(X, cols[0])
+        v, vs, order, pos = _sorted_prep(X, ranks, cols[0])
         _sorted_rows(v, vs, order, pos, folds, 0, R, pred, unc, tie_t, tie_n)
     else:
-        P, Pp, idx, start, end, leaf, lo, hi = _tree_prep(X, cols)
+        P, Pp, idx, start, end, leaf, lo, hi = _tree_prep(X, ranks, cols)
         visits = _tree_rows(P, Pp, idx, start, end, leaf, lo, hi, folds, 0, R, pred, unc,
                             tie_t, tie_n)
     n_tie = 0
     for f in range(folds.bounds.size - 1):
-        n_tie += _settle_fold(X, cols, folds, f, pred, unc, tie_t, tie_n)
+        n_tie += _settle_fold(X, ranks, cols, folds, f, pred, unc, tie_t, tie_n)
     return n_tie, visits
 
 
 @kernel(parallel=True)
-def tree_predict_batch(X, cols_flat, cols_ptr, folds, n_groups, direct):
+def tree_predict_batch(X, ranks, cols_flat, cols_ptr, folds, n_groups, direct):
     """Exact CV predictions of a batch of masks of 1 to 15 features.
 
     Parameters
     ----------
     X : float64 (n, D)
         The evaluator's data (raw: scikit-learn's operands).
+    ranks : int32 (D, n)
+        Each column's ranks, ties by index, at least for the masks' columns
+        (:class:`pymoo_fs.evaluation.knn.layout.ColumnRanks`): the kd-trees' keys.
     cols_flat, cols_ptr : int64
         Selected columns of mask b: ``cols_flat[cols_ptr[b]:cols_ptr[b + 1]]``, increasing.
     folds : Folds
@@ -417,13 +426,13 @@ def tree_predict_batch(X, cols_flat, cols_ptr, folds, n_groups, direct):
         tie_t = np.empty(R)
         tie_n = np.empty(R, dtype=np.int64)
         for b in range(g, B, n_groups):
-            n_tie[b], visits[b] = _mask_rows(X, cols_flat[cols_ptr[b]:cols_ptr[b + 1]], folds,
-                                             pred[b], unc, tie_t, tie_n, direct[b])
+            n_tie[b], visits[b] = _mask_rows(X, ranks, cols_flat[cols_ptr[b]:cols_ptr[b + 1]],
+                                             folds, pred[b], unc, tie_t, tie_n, direct[b])
     return pred, n_tie, visits
 
 
 @kernel(parallel=True)
-def tree_predict_one(X, cols, folds, n_chunks, direct):
+def tree_predict_one(X, ranks, cols, folds, n_chunks, direct):
     """Exact CV predictions of one mask of 1 to 15 features, its rows (and then its folds'
     ties) split over the threads; returns ``pred`` int64 (1, R), ``n_tie`` and ``visits``
     int64 (1,) as :func:`tree_predict_batch` (``direct``: a bool, as there)."""
@@ -439,12 +448,12 @@ def tree_predict_one(X, cols, folds, n_chunks, direct):
         tie_t[:] = -1.0
         tie_n[:] = 0
     elif cols.size == 1:
-        v, vs, order, pos = _sorted_prep(X, cols[0])
+        v, vs, order, pos = _sorted_prep(X, ranks, cols[0])
         for c in nb.prange(n_chunks):
             _sorted_rows(v, vs, order, pos, folds, min(R, c * step), min(R, (c + 1) * step),
                          pred[0], unc, tie_t, tie_n)
     else:
-        P, Pp, idx, start, end, leaf, lo, hi = _tree_prep(X, cols)
+        P, Pp, idx, start, end, leaf, lo, hi = _tree_prep(X, ranks, cols)
         for c in nb.prange(n_chunks):
             chunk_visits[c] = _tree_rows(P, Pp, idx, start, end, leaf, lo, hi, folds,
                                          min(R, c * step), min(R, (c + 1) * step), pred[0],
@@ -452,7 +461,7 @@ def tree_predict_one(X, cols, folds, n_chunks, direct):
     n_folds = folds.bounds.size - 1
     per_fold = np.zeros(n_folds, dtype=np.int64)
     for f in nb.prange(n_folds):
-        per_fold[f] = _settle_fold(X, cols, folds, f, pred[0], unc, tie_t, tie_n)
+        per_fold[f] = _settle_fold(X, ranks, cols, folds, f, pred[0], unc, tie_t, tie_n)
     n_tie = np.zeros(1, dtype=np.int64)
     n_tie[0] = per_fold.sum()
     visits = np.zeros(1, dtype=np.int64)
