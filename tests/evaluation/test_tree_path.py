@@ -1,6 +1,8 @@
 """The tree path for small subsets (kernels/tree.py, paths.py): the same scores as
 cross_val_score on tie-heavy data, through score, score_flips and batches."""
 
+import pickle
+
 import numpy as np
 import pytest
 from sklearn.model_selection import cross_val_score
@@ -10,6 +12,7 @@ from pymoo_fs.datasets import holdout_split, load_dataset
 from pymoo_fs.evaluation import KNNEvaluator
 from pymoo_fs.evaluation.knn import selfcheck
 from pymoo_fs.evaluation.knn.kernels import sklearn_replay
+from pymoo_fs.evaluation.knn.layout import ColumnRanks
 from pymoo_fs.evaluation.knn.paths import DIRECT_PROBE, PathChooser
 
 
@@ -270,6 +273,27 @@ def test_replayed_trees_follow_unsorted_training_indices(rng, force):
                 for m in masks]
     np.testing.assert_array_equal(ev.score(masks), expected)
     assert ev._settler.n_uncertified > 0  # ties were replayed
+
+
+def test_column_ranks_order_signed_zeros_as_equal_values_and_are_not_pickled(rng):
+    # -0.0 == 0.0 for scikit-learn's comparator: equal values, ordered by index
+    X = rng.integers(-1, 2, (120, 4)).astype(float) * 0.0  # -0.0, 0.0 and 0.0
+    X[:, 1] = rng.integers(0, 3, 120)
+    X[::7, 2] = 1.0
+    assert np.signbit(X[:, 0]).any() and not np.signbit(X[:, 0]).all()
+    ranks = ColumnRanks(X)
+    np.testing.assert_array_equal(ranks.ensure([0])[0], np.arange(120))
+    np.testing.assert_array_equal(np.argsort(ranks.ensure([2, 1])[1]),
+                                  np.argsort(X[:, 1], kind="stable"))
+    y = rng.integers(0, 2, 120)
+    masks = np.array([[1, 1, 0, 0], [1, 0, 1, 0], [1, 1, 1, 0], [0, 1, 0, 1]], dtype=bool)
+    for force in ("tree", "direct"):
+        ev = KNNEvaluator(X, y, n_neighbors=5, cv=5, cache_size=0)
+        ev._paths.force = force
+        np.testing.assert_array_equal(ev.score(masks), [sklearn_score(ev, m, 5) for m in masks])
+    copy = pickle.loads(pickle.dumps(ev))
+    assert copy._settler.ranks._array is None and copy._settler.ranks._X is copy.X
+    np.testing.assert_array_equal(copy.score(masks), ev.score(masks))
 
 
 def test_tree_path_on_discrete_shared_data(shared_data_dir, rng):

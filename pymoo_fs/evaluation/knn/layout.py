@@ -218,6 +218,14 @@ class ColumnRanks:
         self._array = None
         self._done = np.zeros(X.shape[1], dtype=bool)
 
+    def __getstate__(self):
+        # the ranks are remade on first use: a pickled evaluator (a worker's copy) does not
+        # carry half its data's size again
+        return {"X": self._X}
+
+    def __setstate__(self, state):
+        self.__init__(state["X"])
+
     @property
     def array(self):
         if self._array is None:
