@@ -361,6 +361,14 @@ def _settle_fold(X, ranks, cols, folds, f, pred, unc, tie_t, tie_n):
 
 
 @kernel()
+def _open_all(unc, tie_t, tie_n):
+    """Every row open for the replay, with no early stop (a direct replay)."""
+    unc[:] = True
+    tie_t[:] = -1.0
+    tie_n[:] = 0
+
+
+@kernel()
 def _mask_rows(X, ranks, cols, folds, pred, unc, tie_t, tie_n, direct):
     """Every row's vote of one mask, ties settled; returns the number of tied rows and of
     the distances the searches computed (0 for one feature). With ``direct``, no search:
@@ -369,9 +377,7 @@ def _mask_rows(X, ranks, cols, folds, pred, unc, tie_t, tie_n, direct):
     unc[:] = False
     visits = 0
     if direct:
-        unc[:] = True
-        tie_t[:] = -1.0
-        tie_n[:] = 0
+        _open_all(unc, tie_t, tie_n)
     elif cols.size == 1:
         v, vs, order, pos = _sorted_prep(X, ranks, cols[0])
         _sorted_rows(v, vs, order, pos, folds, 0, R, pred, unc, tie_t, tie_n)
@@ -444,9 +450,7 @@ def tree_predict_one(X, ranks, cols, folds, n_chunks, direct):
     step = (R + n_chunks - 1) // n_chunks
     chunk_visits = np.zeros(n_chunks, dtype=np.int64)
     if direct:
-        unc[:] = True
-        tie_t[:] = -1.0
-        tie_n[:] = 0
+        _open_all(unc, tie_t, tie_n)
     elif cols.size == 1:
         v, vs, order, pos = _sorted_prep(X, ranks, cols[0])
         for c in nb.prange(n_chunks):
