@@ -255,6 +255,9 @@ def test_direct_replay_equals_sklearn_on_tie_heavy_and_continuous_data(rng, k):
             sizes = masks.sum(axis=1)
             n_multi = int(np.count_nonzero(sizes >= 2) + np.count_nonzero(sizes[:3] >= 2))
             assert ev._paths.n_direct == (n_multi if force == "direct" else 0)
+            if force == "direct":  # only one-feature masks (searched) leave rows open
+                n_one = int(np.count_nonzero(sizes == 1) + np.count_nonzero(sizes[:3] == 1))
+                assert ev._settler.n_uncertified <= n_one * ev._layout.rows.size
 
 
 @pytest.mark.parametrize("force", ["tree", "direct", "gram"])
@@ -272,7 +275,10 @@ def test_replayed_trees_follow_unsorted_training_indices(rng, force):
     expected = [cross_val_score(KNeighborsClassifier(5), X[:, m], y, cv=cv).mean()
                 for m in masks]
     np.testing.assert_array_equal(ev.score(masks), expected)
-    assert ev._settler.n_uncertified > 0  # ties were replayed
+    if force == "direct":  # every row of 2+ features replayed by choice
+        assert ev._paths.n_direct == np.count_nonzero(masks.sum(axis=1) >= 2)
+    else:
+        assert ev._settler.n_uncertified > 0  # ties were replayed
 
 
 def test_column_ranks_order_signed_zeros_as_equal_values_and_are_not_pickled(rng):

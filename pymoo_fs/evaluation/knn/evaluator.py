@@ -343,7 +343,8 @@ class KNNEvaluator(CrossValidatedEvaluator):
                 np.cumsum(sizes, out=ptr[1:])
                 pred, n_tie, visits = tree.tree_predict_batch(
                     self.X, ranks, cols, ptr, folds, min(threads, masks.shape[0]), direct)
-        self._settler.n_uncertified += int(n_tie.sum())
+        # a direct replay settles every row by choice, not because a bound left it open
+        self._settler.n_uncertified += int(n_tie[~direct].sum())
         self._paths.record_tree(sizes, visits, n_tie, direct)
         return pred
 
