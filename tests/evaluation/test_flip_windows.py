@@ -288,13 +288,41 @@ def test_removals_from_small_bases_grow_the_prefix_and_score_as_sklearn(rng, k):
         lengths.append(ev._flip_prefix)
     assert lengths[0] == 2 * module._FLIP_PREFIX
     assert lengths[-1] > lengths[0]
-    # additions build the shortest prefix and leave the removals' length alone
+    # additions build their own prefix and leave the removals' length alone
     before = ev._flip_prefix
     added = np.arange(4, 12)
     np.testing.assert_array_equal(
         ev.score_flips(base, added),
         [sklearn_score(ev.X, y, m, k, ev.folds) for m in flipped(base, added)])
     assert ev._flip_prefix == before
-    assert ev._flip_seed.shape[1] == module._FLIP_PREFIX
+    assert ev._flip_seed.shape[1] == module._FLIP_PREFIX_ADD
     ev.clear_cache()
     assert ev._flip_prefix == module._FLIP_PREFIX
+    assert ev._flip_prefix_add == module._FLIP_PREFIX_ADD
+
+
+def test_additions_prefix_adapts_but_not_from_the_empty_mask(rng):
+    # from the empty mask every distance is 0 and every row is rescanned whatever the prefix:
+    # no evidence, the additions' length stays; from a 2-feature base on 400 rows few rows
+    # reach past half of 256 entries, so it halves; every length scores as scikit-learn
+    from pymoo_fs.evaluation.knn import evaluator as module
+
+    X = rng.random((400, 12))
+    y = (X[:, 0] + X[:, 1] + 0.2 * rng.standard_normal(400) > 1.0).astype(int)
+    ev = KNNEvaluator(X, y, n_neighbors=5, cv=5, random_state=0, cache_size=0)
+    ev._paths.force = "gram"
+    base = np.zeros(12, dtype=bool)
+    features = np.arange(12)
+    np.testing.assert_array_equal(
+        ev.score_flips(base, features),
+        [sklearn_score(ev.X, y, m, 5, ev.folds) for m in flipped(base, features)])
+    assert ev._flip_prefix_add == module._FLIP_PREFIX_ADD
+    base[:2] = True
+    lengths = []
+    for _ in range(3):
+        np.testing.assert_array_equal(
+            ev.score_flips(base, features[2:]),
+            [sklearn_score(ev.X, y, m, 5, ev.folds) for m in flipped(base, features[2:])])
+        lengths.append(ev._flip_prefix_add)
+    assert lengths[0] == module._FLIP_PREFIX_ADD // 2 and lengths[-1] == module._FLIP_PREFIX
+    assert ev._flip_prefix == module._FLIP_PREFIX  # the removals' length untouched

@@ -24,11 +24,15 @@ from pymoo_fs.evaluation.knn.settle import RowSettler
 _SCORINGS = ("accuracy", "balanced_accuracy")
 _BACKENDS = ("numba", "numpy")
 _PRECISIONS = ("auto", "float64", "float32")
-#: sorted nearest candidates kept per row for score_flips: the shortest prefix (additions'
-#: scans rarely go past 10 entries) and the longest (removals from small bases on many rows)
+#: sorted nearest candidates kept per row for score_flips: the shortest prefix and the longest
+#: (removals from small bases on many rows)
 _FLIP_PREFIX = 64
 _FLIP_PREFIX_MAX = 512
-#: the prefix doubles after a call whose removal rows were rescanned past it more often than
+#: the first prefix of calls that only add features: additions to small bases reach far
+#: (forward selection, one thread, 256 against 64 entries: the third step 0.58 -> 0.43 s on
+#: isolet, 0.86 -> 0.38 s on mfeat, gas6's fourth 0.10 -> 0.08 s); it adapts from there
+_FLIP_PREFIX_ADD = 256
+#: the prefix doubles after a call whose rows were rescanned past it more often than
 #: this, and halves after one where fewer than _FLIP_SHRINK went past its half
 _FLIP_GROW = 0.02
 _FLIP_SHRINK = 0.01
@@ -256,6 +260,7 @@ class KNNEvaluator(CrossValidatedEvaluator):
                                   smallest, len(self.folds))
         self._flip_seed = None  # the last flip base's sorted prefixes (order), see _compute_flips
         self._flip_prefix = _FLIP_PREFIX  # the removals' prefix length, see _compute_flips
+        self._flip_prefix_add = _FLIP_PREFIX_ADD  # the same for calls that only add
 
     # ------------------------------------------------------------------ properties
     @property
@@ -282,6 +287,7 @@ class KNNEvaluator(CrossValidatedEvaluator):
         self._seeds.clear()
         self._flip_seed = None
         self._flip_prefix = _FLIP_PREFIX
+        self._flip_prefix_add = _FLIP_PREFIX_ADD
 
     # ------------------------------------------------------------------ computation
     def _threads(self):
@@ -400,8 +406,11 @@ class KNNEvaluator(CrossValidatedEvaluator):
         past 64 entries, 4 % past 256), and such a row is rescanned over all its candidates.
         So calls that remove features use a prefix of ``L`` entries, 64 to start with, doubled
         (up to 512) after a call where more than 2 % of the removals' rows were rescanned past
-        it, halved after one where fewer than 1 % went past its half; additions use 64. The
-        length changes how much is scanned, never a score.
+        it, halved after one where fewer than 1 % went past its half. Calls that only add
+        features follow the same rule with a length of their own, 256 to start with:
+        additions to small bases reach far too (forward selection's third step on isolet,
+        mfeat: 0.58 -> 0.43 s, 0.86 -> 0.38 s against a fixed 64). The length changes how
+        much is scanned, never a score.
         """
         if self.backend == "numpy":
             return self._compute(flip_rows(mask, features))
@@ -423,7 +432,7 @@ class KNNEvaluator(CrossValidatedEvaluator):
         # fewer insertions when the bases are close: the scans of a local search)
         seed = self._flip_seed if self._flip_seed is not None else flips.NO_SEED
         removes = n_remove > 0
-        L = self._flip_prefix if removes else _FLIP_PREFIX
+        L = self._flip_prefix if removes else min(self._flip_prefix_add, self.n_samples)
         with ParallelContext(threads):
             tables = flips.flip_tables(G, sq, folds, L, threads, seed)
             pred, unc, n_unc, reach = flips.flip_predict(
@@ -431,7 +440,9 @@ class KNNEvaluator(CrossValidatedEvaluator):
                 features.astype(np.int64), *tables, 4 * threads)
         self._flip_seed = tables[0]
         if removes:
-            self._flip_prefix = _next_prefix(L, *reach, self.n_samples)
+            self._flip_prefix = _next_prefix(L, *reach[:3], self.n_samples)
+        elif base:  # additions to the empty mask rescan every row, whatever the length
+            self._flip_prefix_add = _next_prefix(L, *reach[3:], self.n_samples)
         self._paths.record_flips(cols.size, n_unc)
         # the flipped masks are built only when some row needs the exact path (rare)
         self._settler.settle(pred, unc, n_unc,
@@ -530,9 +541,10 @@ def _default_memory_limit():
 
 
 def _next_prefix(L, rows, past_half, rescanned, n):
-    """The prefix length for the next call that removes features, from this call's ``reach``
+    """The prefix length for the next call of the same kind (one that removes features, or
+    one that only adds), from this call's ``reach`` of that kind
     (:func:`~pymoo_fs.evaluation.knn.kernels.flips.flip_predict`): doubled (at most
-    ``min(512, n)``) when more than 2 % of its removal rows were rescanned past ``L``, halved
+    ``min(512, n)``) when more than 2 % of its rows were rescanned past ``L``, halved
     (at least 64) when fewer than 1 % reached past ``L / 2``, else ``L``."""
     longest = min(_FLIP_PREFIX_MAX, n)
     if rows and rescanned > _FLIP_GROW * rows and L < longest:

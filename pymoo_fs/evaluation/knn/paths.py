@@ -44,8 +44,13 @@ TREE_NS = {"build": 9.0, "sort": 6.0, "distance": 1.2, "visit": 6.0, "row": 800.
 #: (per row and sample), per row and flip, per candidate of a full rescan
 FLIP_NS = {"table": 3.0, "row": 1000.0, "candidate": 3.0}
 #: fraction of a flip's rows rescanned in full, by base size (measured on gas6, mfeat and
-#: splice; 0 beyond)
+#: splice; 0 beyond): removals, whose prefix starts at 64 entries
 FLIP_RESCANS = {0: 1.0, 1: 0.4, 2: 0.15, 3: 0.1, 4: 0.05, 5: 0.03}
+#: the same for additions, whose prefix starts at 256 entries (gas6, isolet, mfeat, bases 2
+#: to 6: 0.0-0.6 %, rounded up; a one-feature base is left at the removals' value: isolet's
+#: additions to one feature leave 15 % of their rows open, which this model does not learn
+#: before it has scored some)
+FLIP_RESCANS_ADD = {0: 1.0, 1: 0.4, 2: 0.01, 3: 0.01, 4: 0.01, 5: 0.01}
 #: distances a row's search computes before any is measured, for k = 5 (scaled by
 #: (k + 1) / 6), by number of features (2 .. 15)
 PRIOR_VISITS = {2: 45, 3: 70, 4: 100, 5: 140, 6: 200, 7: 270, 8: 360, 9: 470, 10: 600,
@@ -191,15 +196,16 @@ class PathChooser:
         sorted prefixes included. On small bases most rows are rescanned in full: their
         k + 1 nearest tie or move far under one more or one fewer feature."""
         n, R = self.n, self.n_rows
-        n_flips = n_add + n_remove
-        per_row = FLIP_NS["row"] + FLIP_RESCANS.get(base_size, 0.0) * n * FLIP_NS["candidate"]
+        rescans = (n_add * FLIP_RESCANS_ADD.get(base_size, 0.0)
+                   + n_remove * FLIP_RESCANS.get(base_size, 0.0))
         replay = (n_add * self._replay_seconds(
                       base_size + 1, self._open(self._flip_open, base_size, base_size + 1))
                   + n_remove * self._replay_seconds(
                       max(base_size - 1, 1),
                       self._open(self._flip_open, base_size, max(base_size - 1, 1))))
         return (self.gram_seconds(max(base_size, 1), False)
-                + (FLIP_NS["table"] * R * n + n_flips * R * per_row) * 1e-9 + replay)
+                + (FLIP_NS["table"] * R * n + (n_add + n_remove) * R * FLIP_NS["row"]
+                   + rescans * R * n * FLIP_NS["candidate"]) * 1e-9 + replay)
 
     # ------------------------------------------------------------------ choices
     def tree_sizes(self, sizes, single, exact):

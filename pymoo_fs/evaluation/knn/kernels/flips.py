@@ -321,10 +321,10 @@ def flip_predict(data, folds, G, sq, m2, r2, eps, cols, features, order, dist, c
     pred : int64 (F, R)
     unc : bool (F, R)
     n_unc : int64 (F,)
-    reach : int64 (3,)
+    reach : int64 (6,)
         How far the removals' rows reached into their prefixes: rows of removals, those whose
-        scan went past half of the prefix (or past all of it), those rescanned past the prefix
-        (for the evaluator's choice of ``L``; see
+        scan went past half of the prefix (or past all of it), those rescanned past the prefix;
+        then the same three for the additions' rows (for the evaluator's choice of ``L``; see
         :meth:`~pymoo_fs.evaluation.knn.evaluator.KNNEvaluator._compute_flips`).
     """
     n = G.shape[0]
@@ -351,7 +351,7 @@ def flip_predict(data, folds, G, sq, m2, r2, eps, cols, features, order, dist, c
     # features in chunks: each chunk allocates its scratch once
     n_chunks = min(nF, n_chunks)
     step = (nF + n_chunks - 1) // n_chunks if n_chunks else 1
-    reach = np.zeros((n_chunks, 3), dtype=np.int64)
+    reach = np.zeros((n_chunks, 6), dtype=np.int64)
     for ch in nb.prange(n_chunks):
         K = k + 1
         bd = np.empty(K)
@@ -414,8 +414,8 @@ def flip_predict(data, folds, G, sq, m2, r2, eps, cols, features, order, dist, c
                 ds = dist[r]
                 length = Lp
                 cnt, stop, worst = _flip_scan(ds, ids, Lp, x, xq, sign, shrink, e2, bd, bi, K)
-                if not add and 2 * stop > Lp:
-                    reach[ch, 1] += 1
+                if 2 * stop > Lp:
+                    reach[ch, 1 + 3 * add] += 1
                 if stop == Lp and not complete[r] and ds[Lp - 1] - shrink <= worst + e2:
                     # the prefix did not settle the row: scan all its candidates, or when
                     # removing those in the norm window
@@ -459,9 +459,8 @@ def flip_predict(data, folds, G, sq, m2, r2, eps, cols, features, order, dist, c
                     unc[t, r] = not ok
                     n_unc[t] += not ok
                 pred[t, r] = argmax_first(counts)
-            if not add:
-                reach[ch, 0] += R
-                reach[ch, 2] += n_rescans
+            reach[ch, 3 * add] += R
+            reach[ch, 2 + 3 * add] += n_rescans
     return pred, unc, n_unc, reach.sum(axis=0)
 
 
