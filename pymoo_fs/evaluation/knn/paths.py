@@ -23,8 +23,11 @@ What depends on the data is learned from the masks scored (running means per sub
 :data:`WEIGHT`), never from timings: the distances a row's tree search computes (clustered
 or discrete data need fewer than noise; prior :data:`PRIOR_VISITS`), the fraction of rows
 that are ties in the tree path, and the fraction of rows the Gram and flip paths leave to the
-exact replay (discrete data: most rows of a small subset). The choice decides only the speed,
-never a score: both paths give scikit-learn's predictions exactly.
+exact replay (discrete data: most rows of a small subset). Where most rows of a size tie that
+way, the tree path skips its own search and replays every row (:meth:`PathChooser.tree_direct`;
+a batch measures one mask of a size it has not seen first, :meth:`PathChooser.tree_probes`).
+The choice decides only the speed, never a score: both paths give scikit-learn's predictions
+exactly.
 """
 
 import math
