@@ -208,7 +208,8 @@ def test_cost_model_replays_mostly_tied_sizes_directly_and_keeps_measuring():
     assert not choice[0::4].any() and not choice[1::4].any()
     # 3 features, 55 % tied: direct, but one mask in DIRECT_PROBE goes by the search
     threes = np.concatenate([choice[2::4], choice[3::4]])
-    assert np.count_nonzero(~threes) == 2 * DIRECT_PROBE // DIRECT_PROBE
+    assert threes.size == 2 * DIRECT_PROBE
+    assert np.count_nonzero(~threes) == threes.size // DIRECT_PROBE
     # a direct mask measures neither ties nor visits; a searched one does
     before = dict(paths._ties.values), dict(paths.visits)
     paths.record_tree(np.array([3]), np.array([0]), np.array([2000]), np.array([True]))
