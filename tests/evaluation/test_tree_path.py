@@ -282,6 +282,16 @@ def test_replayed_trees_follow_unsorted_training_indices(rng, force):
         assert ev._settler.n_uncertified > 0  # ties were replayed
 
 
+def test_column_ranks_over_blocks_of_columns_equal_a_stable_sort(rng):
+    # more columns than one sort block, asked for out of order and in two calls
+    X = np.round(rng.random((40, 1300)) * 3)
+    ranks = ColumnRanks(X)
+    ranks.ensure(np.arange(700, 0, -3))
+    got = ranks.ensure(np.arange(1300))
+    np.testing.assert_array_equal(got, np.argsort(np.argsort(X, axis=0, kind="stable"),
+                                                  axis=0).T)
+
+
 def test_column_ranks_order_signed_zeros_as_equal_values_and_are_not_pickled(rng):
     # -0.0 == 0.0 for scikit-learn's comparator: equal values, ordered by index
     X = rng.integers(-1, 2, (120, 4)).astype(float) * 0.0  # -0.0, 0.0 and 0.0

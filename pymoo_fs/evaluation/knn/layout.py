@@ -195,6 +195,10 @@ def encode_test_labels(y_test, classes):
     return np.where(known, pos, -1).astype(np.int64)
 
 
+#: columns ranked per sort in :meth:`ColumnRanks.ensure`
+_RANK_BLOCK = 512
+
+
 class ColumnRanks:
     """Each column's ranks of the samples, by value and then by index, made on first use:
     the order in which scikit-learn's kd-tree build compares points, so that the replay of
@@ -247,10 +251,12 @@ class ColumnRanks:
         ranks = self.array
         todo = np.unique(np.asarray(cols, dtype=np.int64))
         todo = todo[~self._done[todo]]
-        if todo.size:
-            order = np.argsort(self._X[:, todo], axis=0, kind="stable")
-            positions = np.arange(self._X.shape[0], dtype=np.int32)
-            for c, j in enumerate(todo.tolist()):
+        positions = np.arange(self._X.shape[0], dtype=np.int32)
+        # by blocks of columns: the sort's temporaries stay at n x 4 KiB x 2
+        for start in range(0, todo.size, _RANK_BLOCK):
+            block = todo[start:start + _RANK_BLOCK]
+            order = np.argsort(self._X[:, block], axis=0, kind="stable")
+            for c, j in enumerate(block.tolist()):
                 ranks[j, order[:, c]] = positions
-            self._done[todo] = True
+            self._done[block] = True
         return ranks
