@@ -200,8 +200,9 @@ _RANK_BLOCK = 512
 
 
 class ColumnRanks:
-    """Each column's ranks of the samples, by value and then by index, made on first use:
-    the order in which scikit-learn's kd-tree build compares points, so that the replay of
+    """Each column's ranks of the samples, by value and then by index, made on first use
+    (:func:`~pymoo_fs.evaluation.knn.kernels.sklearn_replay.kd_keys` of the columns): the
+    order in which scikit-learn's kd-tree build compares points, so that the replay of
     its trees (:func:`pymoo_fs.evaluation.knn.kernels.sklearn_replay.kd_build`) compares two
     integers instead of two floats and their indices.
 
@@ -248,15 +249,15 @@ class ColumnRanks:
         -------
         ndarray of int32, shape (n_features, n_samples)
         """
+        # the replay's own ranking (imported here: the evaluators import no kernel module)
+        from pymoo_fs.evaluation.knn.kernels.sklearn_replay import kd_keys
+
         ranks = self.array
         todo = np.unique(np.asarray(cols, dtype=np.int64))
         todo = todo[~self._done[todo]]
-        positions = np.arange(self._X.shape[0], dtype=np.int32)
-        # by blocks of columns: the sort's temporaries stay at n x 4 KiB x 2
+        # by blocks of columns: the temporaries stay at n x 6 KiB
         for start in range(0, todo.size, _RANK_BLOCK):
             block = todo[start:start + _RANK_BLOCK]
-            order = np.argsort(self._X[:, block], axis=0, kind="stable")
-            for c, j in enumerate(block.tolist()):
-                ranks[j, order[:, c]] = positions
+            ranks[block] = kd_keys(np.ascontiguousarray(self._X[:, block]))
             self._done[block] = True
         return ranks

@@ -6,6 +6,7 @@ import numpy as np
 from pymoo_fs.evaluation.knn import selfcheck
 from pymoo_fs.evaluation.knn.layout import ColumnRanks
 from pymoo_fs.evaluation.knn.parallel import ParallelContext
+from pymoo_fs.evaluation.knn.paths import MAX_FEATURES
 
 
 class RowSettler:
@@ -65,8 +66,8 @@ class RowSettler:
 
             cols = [np.flatnonzero(m) for m in masks[open_masks]]
             sub_pred, sub_unc = pred[open_masks], unc[open_masks]
-            # kd-trees are replayed for masks of at most 15 features (else brute force)
-            ranks = self.ranks.ensure(_concat([c for c in cols if c.size <= 15]))
+            # kd-trees are replayed for masks of at most MAX_FEATURES (else brute force)
+            ranks = self.ranks.ensure(_concat([c for c in cols if c.size <= MAX_FEATURES]))
             with ParallelContext(threads):
                 exact_rows(self.X, ranks, _concat(cols), _pointers(cols),
                            folds._replace(exact=1, sk_chunk=chunk, sk_threads=sk_threads),

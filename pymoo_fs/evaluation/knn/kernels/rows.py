@@ -249,24 +249,19 @@ def predict_rows(G, sq, m2, r2, eps, g_sk, Xc, cols, folds, rows, pred, unc, see
             if n >= GATE_GROUPED:
                 # the same candidates, listed from the groups within reach only
                 c = band_groups(e, gm, sq_q, thr, sel, ids)
-                for p in range(c):
-                    j = ids[p]
-                    d = sq_q + e[j]
-                    b = pair_bound(e_ours, g_sk, mq, np.sqrt(m2[j]), aq, np.sqrt(r2[j]))
-                    Lb[p] = d - b
-                    Ub[p] = d + b
-                    lab[p] = y[j]
             else:
-                c = 0
+                c = 0  # (e is +inf outside the fold: never within reach)
                 for j in range(n):
-                    d = sq_q + e[j]
-                    if cf[j] and d <= thr:
-                        b = pair_bound(e_ours, g_sk, mq, np.sqrt(m2[j]), aq, np.sqrt(r2[j]))
-                        Lb[c] = d - b
-                        Ub[c] = d + b
-                        lab[c] = y[j]
+                    if sq_q + e[j] <= thr:
                         ids[c] = j
                         c += 1
+            for p in range(c):
+                j = ids[p]
+                d = sq_q + e[j]
+                b = pair_bound(e_ours, g_sk, mq, np.sqrt(m2[j]), aq, np.sqrt(r2[j]))
+                Lb[p] = d - b
+                Ub[p] = d + b
+                lab[p] = y[j]
             ok, t_u = certify(Lb, Ub, lab, c, k, counts, tmp)
             if not ok and f32:
                 # float32 products: re-measure the candidates not surely out in float64
