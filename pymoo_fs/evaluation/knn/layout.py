@@ -233,6 +233,8 @@ class ColumnRanks:
 
     @property
     def array(self):
+        """ndarray of int32, shape (n_features, n_samples): the ranks (allocated on first
+        access; rows of columns not passed to :meth:`ensure` are uninitialised)."""
         if self._array is None:
             self._array = np.empty(self._X.shape[::-1], dtype=np.int32)
         return self._array
@@ -248,6 +250,11 @@ class ColumnRanks:
         Returns
         -------
         ndarray of int32, shape (n_features, n_samples)
+
+        Raises
+        ------
+        IndexError
+            If a column index is outside ``0 .. n_features - 1``.
         """
         # the replay's own ranking (imported here: the evaluators import no kernel module)
         from pymoo_fs.evaluation.knn.kernels.sklearn_replay import kd_keys
