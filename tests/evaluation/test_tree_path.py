@@ -118,18 +118,18 @@ def test_early_stop_of_the_replayed_query_keeps_the_neighbours(rng):
     # holds them: the neighbours are those of the whole query.
     X = np.round(rng.random((300, 2)) * 2) / 2
     keys = sklearn_replay.kd_keys(X)
-    idx, start, end, leaf, lo, hi = sklearn_replay.kd_build(X, 30, keys)
+    tree = sklearn_replay.kd_lazy(X, 30, keys)
     k = 5
     vals, nbr = np.empty(k), np.empty(k, dtype=np.int64)
-    stack, lbs = np.empty(2 * start.size + 2, dtype=np.int64), np.empty(2 * start.size + 2)
+    stack = np.empty(2 * tree.start.size + 2, dtype=np.int64)
+    lbs = np.empty(2 * tree.start.size + 2)
     stops = 0
     for q in np.round(rng.random((40, 2)) * 2) / 2:
-        sklearn_replay.kd_query(X, idx, start, end, leaf, lo, hi, q, k, vals, nbr, stack, lbs)
+        sklearn_replay.kd_query(tree, q, k, vals, nbr, stack, lbs)
         full = set(nbr.tolist())
         d = ((X - q) ** 2).sum(axis=1)
         t = np.sort(d)[k - 1]
-        sklearn_replay.kd_query(X, idx, start, end, leaf, lo, hi, q, k, vals, nbr, stack, lbs,
-                                t, int((d < t).sum()))
+        sklearn_replay.kd_query(tree, q, k, vals, nbr, stack, lbs, t, int((d < t).sum()))
         assert set(nbr.tolist()) == full
         stops += int((d == t).sum() > k - (d < t).sum())
     assert stops > 20  # most queries had ties straddling the k-th place

@@ -71,10 +71,19 @@ def test_kd_tree_replay_builds_and_queries_as_scikit_learn(rng):
         Q = np.round(rng.random((10, m)) * grid) / grid
         ref = tree.query(Q, k=k, return_distance=False)
         vals, nbr = np.empty(k), np.empty(k, dtype=np.int64)
+        # queried on a tree whose nodes are split as the queries reach them
+        lazy = sklearn_replay.kd_lazy(X, 30, keys)
         stack, lbs = np.empty(2 * start.size + 2, dtype=np.int64), np.empty(2 * start.size + 2)
         for q, expected in zip(Q, ref):
-            sklearn_replay.kd_query(X, idx, start, end, leaf, lo, hi, q, k, vals, nbr, stack, lbs)
+            sklearn_replay.kd_query(lazy, q, k, vals, nbr, stack, lbs)
             assert set(nbr) == set(expected)
+        # the nodes split so far hold their points in scikit-learn's order
+        for node in np.flatnonzero(lazy.split):
+            for child in (2 * node + 1, 2 * node + 2):
+                a, b = lazy.start[child], lazy.end[child]
+                np.testing.assert_array_equal(np.sort(lazy.idx[a:b]), np.sort(idx[a:b]))
+                if leaf[child]:
+                    np.testing.assert_array_equal(lazy.idx[a:b], idx[a:b])
 
 
 @pytest.mark.parametrize("n", [260, 305, 390])
@@ -94,8 +103,9 @@ def test_kd_tree_replay_past_the_depth_limit_of_nth_element(rng, n):
     ref = tree.query(Q, k=5, return_distance=False)
     vals, nbr = np.empty(5), np.empty(5, dtype=np.int64)
     stack, lbs = np.empty(2 * start.size + 2, dtype=np.int64), np.empty(2 * start.size + 2)
+    lazy = sklearn_replay.kd_lazy(X, 30, keys)
     for q, expected in zip(Q, ref):
-        sklearn_replay.kd_query(X, idx, start, end, leaf, lo, hi, q, 5, vals, nbr, stack, lbs)
+        sklearn_replay.kd_query(lazy, q, 5, vals, nbr, stack, lbs)
         assert set(nbr) == set(expected)
 
 

@@ -50,3 +50,17 @@ Plan = namedtuple("Plan", [
     "touch_flat", "touch_ptr",  # columns the base matrix never held (they extend m2, r2)
     "eps",                      # float64 (B,): error coefficient of the resulting matrix
 ])
+#: a kd-tree replayed from scikit-learn's, its nodes split when first needed
+#: (:func:`~pymoo_fs.evaluation.knn.kernels.sklearn_replay.kd_lazy`)
+KDNodes = namedtuple("KDNodes", [
+    "P",      # float64 (n, m): the points
+    "keys",   # int32 (m, n): each column's order, by value, ties by index
+    "idx",    # int64 (n,): the point order (nodes are ranges of it)
+    "start",  # int64 (n_nodes,): node ranges idx[start:end], set once the parent is split
+    "end",    # int64 (n_nodes,)
+    "split",  # bool (n_nodes,): the node was split (its children's ranges and bounds are set)
+    "lo",     # float64 (n_nodes, m): node bounds
+    "hi",     # float64 (n_nodes, m)
+    "above",  # int32 (n,): scratch of the splits' partitions
+    "below",  # int32 (n,)
+])
