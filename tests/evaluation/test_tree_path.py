@@ -13,7 +13,7 @@ from pymoo_fs.evaluation import KNNEvaluator
 from pymoo_fs.evaluation.knn import selfcheck
 from pymoo_fs.evaluation.knn.kernels import sklearn_replay
 from pymoo_fs.evaluation.knn.layout import ColumnRanks
-from pymoo_fs.evaluation.knn.paths import DIRECT_PROBE, PathChooser
+from pymoo_fs.evaluation.knn.paths import DIRECT_PROBE, DIRECT_TIES, PathChooser
 
 
 def sklearn_score(ev, mask, k, scoring="accuracy"):
@@ -201,12 +201,13 @@ def test_cost_model_replays_mostly_tied_sizes_directly_and_keeps_measuring():
     paths = PathChooser(n=2000, n_rows=2000, k=5, smallest_train=1800, n_folds=10)
     sizes = np.array([1, 2, 3, 3])
     assert not paths.tree_direct(sizes).any()  # nothing learned yet
+    below, above = 0.9 * DIRECT_TIES, 1.1 * DIRECT_TIES
     paths.record_tree(np.array([1, 2, 3]), np.array([0, 9000, 9000]),
-                      np.array([2000, 900, 1100]))
-    # one feature keeps its sorted order; 2 features: 45 % tied, below DIRECT_TIES
+                      np.array([2000, round(2000 * below), round(2000 * above)]))
+    # one feature keeps its sorted order; 2 features: tied just below DIRECT_TIES
     choice = np.concatenate([paths.tree_direct(sizes) for _ in range(DIRECT_PROBE)])
     assert not choice[0::4].any() and not choice[1::4].any()
-    # 3 features, 55 % tied: direct, but one mask in DIRECT_PROBE goes by the search
+    # 3 features, just above: direct, but one mask in DIRECT_PROBE goes by the search
     threes = np.concatenate([choice[2::4], choice[3::4]])
     assert threes.size == 2 * DIRECT_PROBE
     assert np.count_nonzero(~threes) == threes.size // DIRECT_PROBE

@@ -62,10 +62,17 @@ PRIOR_VISITS = {2: 45, 3: 70, 4: 100, 5: 140, 6: 200, 7: 270, 8: 360, 9: 470, 10
 WEIGHT = 0.25
 #: learned fraction of tied rows (mixed labels at the k-th place) from which a mask of 2 to 15
 #: features skips the tree path's own search and replays every row on its folds' trees: the
-#: search then costs more than it saves (splice, 6 features, 53 % tied: 13.4 -> 8.9 ms per
-#: mask; semeion, 8 features, 94 %: 3.8 -> 2.9 ms; mfeat, 2 features, 40 %: 1.9 -> 2.1 ms,
-#: so not below one half)
-DIRECT_TIES = 0.5
+#: search then costs more than it saves. Measured per mask, tree path against direct replay,
+#: one thread, since the replayed builds lost their branches (13da913): german, 4 features,
+#: 13 % tied: 1.68 -> 1.44 ms, 45-95 %: 0.63-0.68x; splice, 6 features, 51-69 %: 0.64-0.68x;
+#: coil20, 4 features, 7 %: 2.14 -> 2.13 ms, 0-1 %: 0.96-1.14x; vehicle, 4 features, 0-3 %:
+#: 1.01-1.25x; isolet, mfeat, gas6 (SFS steps 2, 3; 0-3 %): 1.07-1.45x. It was 0.5 before
+#: that change (splice, 6 features, 53 %: 13.4 -> 8.9 ms; mfeat, 2 features, 40 %: 1.9 ->
+#: 2.1 ms)
+DIRECT_TIES = 0.1
+#: learned tie fraction of a smaller subset size from which it stands for a larger size not
+#: measured yet (:meth:`PathChooser._open`)
+CARRY_TIES = 0.5
 #: one mask in this many of a size replayed directly goes by the search instead, so that its
 #: tie fraction stays measured (a direct replay does not tell ties from other rows)
 DIRECT_PROBE = 8
@@ -180,7 +187,7 @@ class PathChooser:
         decides it), so the tree's ties bound the other paths' open rows before they have
         been measured (discrete data: nearly every row of a small subset). Where ``m`` has
         no measured ties but the largest smaller size measured has most of its rows tied
-        (at least :data:`DIRECT_TIES`), its fraction stands for them: on binary or coded
+        (at least :data:`CARRY_TIES`), its fraction stands for them: on binary or coded
         data ties persist as features are added (semeion: 100 % at 1 to 4 features, 94 % at
         8), and ignoring them sent semeion's third forward step to the flip path (3.6 s
         against 0.22 s by the tree). Smaller fractions are not carried over: on continuous
@@ -190,7 +197,7 @@ class PathChooser:
         if tie is None:
             below = [size for size in self._ties.values if size < m]
             tie = self._ties.get(max(below), 0.0) if below else 0.0
-            tie = tie if tie >= DIRECT_TIES else 0.0
+            tie = tie if tie >= CARRY_TIES else 0.0
         return max(means.get(key, 0.0), tie)
 
     def flip_seconds(self, base_size, n_add, n_remove=0):
