@@ -605,8 +605,13 @@ def kd_query(t, pt, k, vals, nbr, stack, lbs, t_stop=-1.0, n_lt=0):
     (:func:`kd_lazy`; a node is split when the query first reaches it): its k nearest into
     ``nbr`` (positions in ``t.P``), met in the same order and kept by the same heap.
 
-    The query returns as soon as nothing can change any more (the neighbours are those of
-    the whole query): once its heap holds k points at distance 0 (a point is pushed only
+    It skips a node whose lower bound equals the heap's largest value, which scikit-learn
+    visits: a push needs a distance strictly below the largest, a node's bound is never above
+    the distance of a point inside it nor above its children's bounds (the same subtractions
+    of larger or equal magnitude, rounded monotonically), so nothing in it could enter (tie-
+    heavy data: splice's six-feature masks 6.7 -> 6.0 ms with every row replayed). For the
+    same reason the query returns as soon as nothing can change any more (the neighbours are
+    those of the whole query): once its heap holds k points at distance 0 (a point is pushed only
     when strictly nearer than the heap's largest), and, with ``t_stop >= 0`` (the k-th
     smallest distance of the query, known exactly, and ``n_lt`` the number of points
     strictly nearer than it), as soon as the heap holds those ``n_lt`` points and its
@@ -626,8 +631,7 @@ def kd_query(t, pt, k, vals, nbr, stack, lbs, t_stop=-1.0, n_lt=0):
     while top > 0:
         top -= 1
         i_node = stack[top]
-        lb = lbs[top]
-        if lb > vals[0]:
+        if lbs[top] >= vals[0]:
             continue
         if kd_is_leaf(t, i_node):
             for i in range(t.start[i_node], t.end[i_node]):
