@@ -396,8 +396,8 @@ def _nth_element(a, lo, hi, nth, v, above, below):
     exactly the former, the scan from the right at the latter, so the t-th swap exchanges
     the t-th of each list for as long as the first lies left of the second, and the cut is
     where the scans cross. ``above``, ``below``: int32 scratch of at least ``hi - lo``.
-    Builds of splice's 2,009 points measured 98 -> 64 us (one feature) and 154 -> 79 us
-    (three), each build on fresh keys (a benchmark that repeats one build lets the branch
+    Whole builds of splice-like 2,010 points measured 98 -> 56 us (one feature) and 154 -> 80
+    us (three), each build on fresh keys (a benchmark that repeats one build lets the branch
     predictor learn its comparisons and hides the difference)."""
     if lo == hi or nth == hi:
         return
@@ -608,11 +608,10 @@ def kd_query(t, pt, k, vals, nbr, stack, lbs, t_stop=-1.0, n_lt=0):
     It skips a node whose lower bound equals the heap's largest value, which scikit-learn
     visits: a push needs a distance strictly below the largest, a node's bound is never above
     the distance of a point inside it nor above its children's bounds (the same subtractions
-    of larger or equal magnitude, rounded monotonically), so nothing in it could enter (tie-
-    heavy data: splice's six-feature masks 6.7 -> 6.0 ms with every row replayed). For the
-    same reason the query returns as soon as nothing can change any more (the neighbours are
-    those of the whole query): once its heap holds k points at distance 0 (a point is pushed only
-    when strictly nearer than the heap's largest), and, with ``t_stop >= 0`` (the k-th
+    of larger or equal magnitude, rounded monotonically), so nothing in it could enter
+    (tie-heavy data: splice's six-feature masks 6.7 -> 6.0 ms with every row replayed). For
+    the same reason the query returns as soon as nothing can change any more (the neighbours
+    are those of the whole query): once its heap holds k points at distance 0, and, with ``t_stop >= 0`` (the k-th
     smallest distance of the query, known exactly, and ``n_lt`` the number of points
     strictly nearer than it), as soon as the heap holds those ``n_lt`` points and its
     largest value is ``t_stop``: every point met later is at ``t_stop`` or farther. On data
@@ -666,8 +665,9 @@ def kd_query(t, pt, k, vals, nbr, stack, lbs, t_stop=-1.0, n_lt=0):
 def kd_settle(X, ranks, cols, train, folds, lo, hi, pred, unc, tie_t, tie_n):
     """Rows ``lo:hi`` (one fold) still open in ``unc``: their votes from the fold's kd-tree,
     built as scikit-learn builds it (the nodes the queries reach, :func:`kd_lazy`) and
-    queried as it queries (:func:`kd_query`). ``tie_t[r - lo]``, ``tie_n[r - lo]``: row r's k-th distance and the
-    number of candidates strictly nearer (the query's early stop; ``tie_t < 0``: none).
+    queried as it queries (:func:`kd_query`). ``tie_t[r - lo]``, ``tie_n[r - lo]``: row r's
+    k-th distance and the number of candidates strictly nearer (the query's early stop;
+    ``tie_t < 0``: none).
 
     ``ranks`` (int32 (D, n)): each column's ranks, ties by index (at least the rows
     ``cols``), from which the tree's keys are gathered (:func:`gather_keys`).
