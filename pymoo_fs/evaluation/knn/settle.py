@@ -36,6 +36,7 @@ class RowSettler:
     def __init__(self, X, y, folds, layout, n_neighbors):
         self.X, self.y, self.folds, self.layout, self.k = X, y, folds, layout, n_neighbors
         self.ranks = ColumnRanks(X)
+        self._int_max = None  # each column's largest magnitude if integer-valued, else -1
         self.n_uncertified = 0
         self.n_sklearn_rows = 0
 
@@ -68,13 +69,40 @@ class RowSettler:
             sub_pred, sub_unc = pred[open_masks], unc[open_masks]
             # kd-trees are replayed for masks of at most MAX_FEATURES (else brute force)
             ranks = self.ranks.ensure(_concat([c for c in cols if c.size <= MAX_FEATURES]))
+            ints = self.integer_masks(cols)
             with ParallelContext(threads):
                 exact_rows(self.X, ranks, _concat(cols), _pointers(cols),
                            folds._replace(exact=1, sk_chunk=chunk, sk_threads=sk_threads),
-                           sub_pred, sub_unc)
+                           sub_pred, sub_unc, ints)
             pred[open_masks], unc[open_masks] = sub_pred, sub_unc
         for b in np.flatnonzero(unc.any(axis=1)):
             self.settle_rows(pred[b], unc[b], masks[b])
+
+    def integer_masks(self, cols):
+        """Whether each mask's brute-force distances are exact integers in float64: all its
+        columns integer-valued, of largest magnitude ``A``, with ``4 m A^2 <= 2^53`` for
+        ``m`` columns (binary or count data; the replay then forms the middle terms of the
+        open rows only, :func:`.kernels.sklearn_replay._sk_brute_rows`).
+
+        Parameters
+        ----------
+        cols : list of ndarray of int64
+            Each mask's selected columns.
+
+        Returns
+        -------
+        ndarray of bool, shape (len(cols),)
+        """
+        if self._int_max is None:
+            X = self.X
+            whole = np.all(X == np.floor(X), axis=0)
+            self._int_max = np.where(whole, np.abs(X).max(axis=0, initial=0.0), -1.0)
+        out = np.zeros(len(cols), dtype=bool)
+        for b, c in enumerate(cols):
+            amax = self._int_max[c]
+            out[b] = bool(c.size and amax.min() >= 0
+                          and 4.0 * c.size * amax.max() ** 2 <= 2.0 ** 53)
+        return out
 
     def settle_rows(self, pred, unc, mask):
         """Rows the kernels left, which happens only where the replay of scikit-learn's

@@ -126,3 +126,49 @@ def test_the_replay_states_the_scikit_learn_releases_it_was_verified_on():
         assert re.fullmatch(r"\d+\.\d+\.\d+", version)
         assert sklearn_replay.verified(version)
     assert not sklearn_replay.verified("0.20.0")
+
+
+@pytest.mark.parametrize("chunk, threads", [(256, 1), (16, 1), (16, 3), (7, 2)])
+def test_brute_replay_on_integer_data_forms_only_the_open_rows_products(rng, chunk, threads):
+    # Integer-valued columns give exact distances in float64 whatever the summation order, so
+    # the replay may form the open rows' middle terms alone (one dgemm): the same neighbours
+    # as the replay of every chunk's product, over the chunk sizes and thread counts that
+    # decide scikit-learn's push order (parallel_on_X and parallel_on_Y, with its merge).
+    X = rng.integers(0, 3, (150, 24)).astype(float)
+    cols = np.arange(1, 24, dtype=np.int64)
+    test = np.sort(rng.choice(150, 40, replace=False)).astype(np.int64)
+    train = np.setdiff1d(np.arange(150), test).astype(np.int64)
+    want = rng.random(40) < 0.3
+    nbr = {}
+    for ints in (False, True):
+        nbr[ints] = np.full((40, 5), -1, dtype=np.int64)
+        sklearn_replay._sk_brute_rows(X, cols, test, train, want, 0, 5, chunk, threads,
+                                      nbr[ints], ints)
+    np.testing.assert_array_equal(nbr[True][want], nbr[False][want])
+
+
+def test_binary_data_replayed_on_integer_distances_equals_sklearn(rng):
+    # Binary features: many rows open (equal distances of mixed labels), every mask over 15
+    # features (scikit-learn's brute force), each mask marked integer-exact for the replay.
+    X = (rng.random((300, 40)) < 0.3).astype(float)
+    y = rng.integers(0, 3, 300)
+    ev = KNNEvaluator(X, y, n_neighbors=5, cv=5, cache_size=0)
+    masks = rng.random((5, 40)) < 0.6
+    cols = [np.flatnonzero(m) for m in masks]
+    assert ev._settler.integer_masks(cols).all()
+    np.testing.assert_array_equal(ev.score(masks), [sklearn_score(ev.X, y, m, 5, ev.folds)
+                                                    for m in masks])
+    assert ev._settler.n_uncertified > 0
+
+
+def test_integer_masks_need_integers_of_bounded_magnitude(rng):
+    big = np.full(50, 2.0 ** 25)
+    X = np.column_stack([rng.integers(0, 4, 50), rng.random(50), big, -big,
+                         -rng.integers(0, 9, 50)]).astype(float)
+    ev = KNNEvaluator(X, rng.integers(0, 2, 50), n_neighbors=3, cv=3, cache_size=0)
+    check = ev._settler.integer_masks
+    assert check([np.array([0, 4])]).tolist() == [True]
+    assert check([np.array([0, 1])]).tolist() == [False]  # a non-integer column
+    # 4 m A^2 <= 2^53 with A = 2^25: m = 1 and 2 pass, 3 does not
+    assert check([np.array([2]), np.array([2, 3]), np.array([0, 2, 3])]).tolist() == [
+        True, True, False]

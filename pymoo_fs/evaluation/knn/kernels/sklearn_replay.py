@@ -120,6 +120,19 @@ def _sk_middle(Xte, xs, xe, Xtr, ys, ye, mid):
 
 
 @kernel()
+def _copy_middle(mid_w, pos, n_y, xs, xe, ys, ye, mid):
+    """The chunk (xs:xe, ys:ye) of the wanted rows' middle terms ``mid_w`` (row ``pos[i]``,
+    ``n_y`` columns) in the layout of :func:`_sk_middle` (rows not wanted are left: the
+    reduction skips them)."""
+    n_yc = ye - ys
+    for i in range(xe - xs):
+        p = pos[xs + i]
+        if p >= 0:
+            for j in range(n_yc):
+                mid[i * n_yc + j] = mid_w[p * n_y + ys + j]
+
+
+@kernel()
 def _sk_reduce(Xn, Yn, mid, xs, xe, ys, ye, want, w0, vals, idx, h0, k):
     """Push chunk (xs:xe, ys:ye) into the rows' heaps (row xs + i in heap h0 + i) exactly as
     scikit-learn's ``EuclideanArgKmin64._compute_and_reduce_distances_on_chunks`` does."""
@@ -134,7 +147,7 @@ def _sk_reduce(Xn, Yn, mid, xs, xe, ys, ye, want, w0, vals, idx, h0, k):
 
 
 @kernel()
-def _sk_brute_rows(X, cols, test, train, want, w0, k, chunk, n_threads, nbr):
+def _sk_brute_rows(X, cols, test, train, want, w0, k, chunk, n_threads, nbr, ints=False):
     """Neighbours of the wanted test rows exactly as scikit-learn's brute force finds them.
 
     Replays ``sklearn.metrics._pairwise_distances_reduction.ArgKmin`` (Euclidean, float64,
@@ -143,6 +156,14 @@ def _sk_brute_rows(X, cols, test, train, want, w0, k, chunk, n_threads, nbr):
     the same heap, and for ``parallel_on_Y`` the same static split of the chunks over its
     threads and the same merge order. ``nbr[i]`` receives the k neighbours (positions in
     ``train``) of test row ``i`` where ``want[w0 + i]``.
+
+    With ``ints`` (the caller's promise: every value of the selected columns is an integer
+    and ``4 m A^2 <= 2^53`` for ``m`` columns of largest magnitude ``A``, as
+    :meth:`pymoo_fs.evaluation.knn.settle.RowSettler.integer_masks` finds), every product, partial sum and distance of scikit-learn's
+    computation is an integer below 2^53, hence exact in any order: the middle terms of the
+    wanted rows only are then formed, by one ``dgemm``, and the chunks, heaps and merges are
+    replayed on them (binary data such as semeion leaves a fifth of its rows to this replay,
+    and a chunk's product was formed for all of its rows).
     """
     m = cols.size
     n_x = test.size
@@ -166,6 +187,21 @@ def _sk_brute_rows(X, cols, test, train, want, w0, k, chunk, n_threads, nbr):
     on_y = not (n_y < n_x or 4 * chunk * n_threads < n_x)
     threads = min(y_chunks if on_y else x_chunks, n_threads)
     mid = np.empty(x_chunk * y_chunk)
+    if ints:
+        # the wanted rows' middle terms at once (exact: integers), read chunk by chunk below
+        pos = np.full(n_x, -1, dtype=np.int64)
+        n_w = 0
+        for i in range(n_x):
+            if want[w0 + i]:
+                pos[i] = n_w
+                n_w += 1
+        Xw = np.empty((max(n_w, 1), m))
+        for i in range(n_x):
+            if pos[i] >= 0:
+                Xw[pos[i]] = Xte[i]
+        mid_w = np.empty(max(n_w, 1) * n_y)
+        if n_w:
+            _sk_middle(Xw, 0, n_w, Xtr, 0, n_y, mid_w)
     vals = np.full((n_x, k), DBL_MAX)
     idx = np.zeros((n_x, k), dtype=np.int64)
     tv = np.empty((threads, x_chunk, k))
@@ -182,7 +218,10 @@ def _sk_brute_rows(X, cols, test, train, want, w0, k, chunk, n_threads, nbr):
             for yc in range(y_chunks):
                 ys = yc * y_chunk
                 ye = min(n_y, ys + y_chunk)
-                _sk_middle(Xte, xs, xe, Xtr, ys, ye, mid)
+                if ints:
+                    _copy_middle(mid_w, pos, n_y, xs, xe, ys, ye, mid)
+                else:
+                    _sk_middle(Xte, xs, xe, Xtr, ys, ye, mid)
                 _sk_reduce(Xn, Yn, mid, xs, xe, ys, ye, want, w0, vals, idx, xs, k)
             continue
         tv[:] = DBL_MAX
@@ -194,7 +233,10 @@ def _sk_brute_rows(X, cols, test, train, want, w0, k, chunk, n_threads, nbr):
             for yc in range(lo, hi):
                 ys = yc * y_chunk
                 ye = min(n_y, ys + y_chunk)
-                _sk_middle(Xte, xs, xe, Xtr, ys, ye, mid)
+                if ints:
+                    _copy_middle(mid_w, pos, n_y, xs, xe, ys, ye, mid)
+                else:
+                    _sk_middle(Xte, xs, xe, Xtr, ys, ye, mid)
                 _sk_reduce(Xn, Yn, mid, xs, xe, ys, ye, want, w0, tv[t], ti[t], 0, k)
         for i in range(xs, xe):
             if want[w0 + i]:
@@ -734,7 +776,7 @@ def kd_settle(X, ranks, cols, train, folds, lo, hi, pred, unc, tie_t, tie_n):
 
 
 @kernel()
-def exact_fold_rows(X, ranks, cols, folds, pred, unc):
+def exact_fold_rows(X, ranks, cols, folds, pred, unc, ints=False):
     """Settle the uncertified rows of one mask by scikit-learn's own arithmetic.
 
     For every fold holding rows with ``unc[r]``: where scikit-learn's ``KNeighborsClassifier``
@@ -745,7 +787,8 @@ def exact_fold_rows(X, ranks, cols, folds, pred, unc):
     ``KDTree`` is built once as scikit-learn builds it (:func:`kd_build`) and each such row
     is queried as scikit-learn queries it (:func:`kd_query`). ``pred`` gets the vote and
     ``unc`` is cleared; with ``folds.exact == 0`` nothing is done (the caller asks
-    scikit-learn). ``ranks``: as in :func:`kd_settle`.
+    scikit-learn). ``ranks``: as in :func:`kd_settle`; ``ints``: as in
+    :func:`_sk_brute_rows` (integer-valued columns, exact distances).
     """
     if folds.exact == 0:
         return
@@ -764,7 +807,7 @@ def exact_fold_rows(X, ranks, cols, folds, pred, unc):
         if cols.size > 15 or k >= train.size // 2:
             nbr = np.empty((hi - lo, k), dtype=np.int64)
             _sk_brute_rows(X, cols, test, train, unc, lo, k, folds.sk_chunk, folds.sk_threads,
-                           nbr)
+                           nbr, ints)
             for r in range(lo, hi):
                 if unc[r]:
                     counts[:] = 0
@@ -794,9 +837,11 @@ def exact_fold_rows(X, ranks, cols, folds, pred, unc):
 
 
 @kernel(parallel=True)
-def exact_rows(X, ranks, cols_flat, cols_ptr, folds, pred, unc):
+def exact_rows(X, ranks, cols_flat, cols_ptr, folds, pred, unc, ints):
     """:func:`exact_fold_rows` for every mask ``b`` (columns
-    ``cols_flat[cols_ptr[b]:cols_ptr[b + 1]]``, increasing) with open rows in ``unc[b]``.
+    ``cols_flat[cols_ptr[b]:cols_ptr[b + 1]]``, increasing) with open rows in ``unc[b]``;
+    ``ints[b]`` (bool): its columns are integer-valued with exact distances
+    (:func:`_sk_brute_rows`).
 
     Kept apart from the batch kernels so that it is compiled only when a row needs it.
     """
@@ -806,4 +851,4 @@ def exact_rows(X, ranks, cols_flat, cols_ptr, folds, pred, unc):
             todo |= unc[b, r]
         if todo:
             exact_fold_rows(X, ranks, cols_flat[cols_ptr[b]:cols_ptr[b + 1]], folds, pred[b],
-                            unc[b])
+                            unc[b], ints[b])
