@@ -23,8 +23,9 @@ What depends on the data is learned from the masks scored (running means per sub
 :data:`WEIGHT`), never from timings: the distances a row's tree search computes (clustered
 or discrete data need fewer than noise; prior :data:`PRIOR_VISITS`), the fraction of rows
 that are ties in the tree path, and the fraction of rows the Gram and flip paths leave to the
-exact replay (discrete data: most rows of a small subset). Where most rows of a size tie that
-way, the tree path skips its own search and replays every row (:meth:`PathChooser.tree_direct`;
+exact replay (discrete data: most rows of a small subset). Where at least a tenth of the rows
+of a size tie that way (:data:`DIRECT_TIES`), the tree path skips its own search and replays
+every row (:meth:`PathChooser.tree_direct`;
 a batch measures one mask of a size it has not seen first, :meth:`PathChooser.tree_probes`).
 The choice decides only the speed, never a score: both paths give scikit-learn's predictions
 exactly.
@@ -274,7 +275,8 @@ class PathChooser:
         """Which masks of the tree path replay every row on their folds' trees, without the
         search: those of 2 to 15 features whose size has shown at least :data:`DIRECT_TIES`
         of its rows tied at the k-th place with mixed labels (such a row is replayed
-        anyway, and on discrete data the search costs more than it saves), except one in
+        anyway, and with the replayed builds this cheap the search then costs more than it
+        saves), except one in
         :data:`DIRECT_PROBE` of them, which keeps the tie fraction measured. One feature
         keeps its sorted order (cheaper than a replay even where every row ties).
 

@@ -176,7 +176,7 @@ def _check_tree_case(n, d, grid, k, n_folds):
     ranks = ColumnRanks(X).ensure(flat)
     pred, _, _ = tree_predict_batch(X, ranks, flat, ptr, folds, 1,
                                     np.zeros(len(cols), dtype=bool))
-    # every row replayed without the search (the cost model's choice where most rows tie)
+    # every row replayed without the search (the cost model's choice where many rows tie)
     direct, _, _ = tree_predict_batch(X, ranks, flat, ptr, folds, 1,
                                       np.ones(len(cols), dtype=bool))
     for b, c in enumerate(cols):

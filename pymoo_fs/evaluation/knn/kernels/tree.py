@@ -26,11 +26,12 @@ stops at the second label): there the order in which scikit-learn's tree meets t
 candidates decides, and only those rows are settled by replaying the fold's own tree
 (:func:`.sklearn_replay.kd_settle`, built as scikit-learn builds it, queried as it queries,
 stopping as soon as nothing can change). There is no rounding band: the distances are
-scikit-learn's own. Where most rows of a subset size are such ties (discrete data), the
-search costs more than it saves and every row is replayed (``direct``, the cost model's
-choice). The evaluator uses this path only where the replay passed its self-check
-(:mod:`pymoo_fs.evaluation.knn.selfcheck`), and only where its cost model says it is cheaper
-than the Gram matrix (:mod:`pymoo_fs.evaluation.knn.paths`).
+scikit-learn's own. Where at least a tenth of the rows of a subset size are such ties
+(discrete data; the replayed builds are cheap), the search costs more than it saves and every
+row is replayed (``direct``, the cost model's choice,
+:data:`pymoo_fs.evaluation.knn.paths.DIRECT_TIES`). The evaluator uses this path only where
+the replay passed its self-check (:mod:`pymoo_fs.evaluation.knn.selfcheck`), and only where
+its cost model says it is cheaper than the Gram matrix (:mod:`pymoo_fs.evaluation.knn.paths`).
 """
 
 import numba as nb
@@ -372,7 +373,7 @@ def _open_all(unc, tie_t, tie_n):
 def _mask_rows(X, ranks, cols, folds, pred, unc, tie_t, tie_n, direct):
     """Every row's vote of one mask, ties settled; returns the number of tied rows and of
     the distances the searches computed (0 for one feature). With ``direct``, no search:
-    every row is replayed on its fold's tree (for masks whose rows are mostly tied)."""
+    every row is replayed on its fold's tree (for masks of sizes with many tied rows)."""
     R = folds.row_q.size
     unc[:] = False
     visits = 0
@@ -410,7 +411,7 @@ def tree_predict_batch(X, ranks, cols_flat, cols_ptr, folds, n_groups, direct):
         Masks are dealt to ``n_groups`` parallel groups, one thread each.
     direct : bool (B,)
         Masks whose rows are all replayed on their folds' trees, without the search (the
-        cost model's choice where most rows tie: discrete data).
+        cost model's choice where many rows tie: discrete data).
 
     Returns
     -------
