@@ -8,8 +8,8 @@ the rounding bound cannot certify: its brute force and its kd-tree, step for ste
 operands, row norms by scipy's ``ddot``, chunks, ``dgemm`` calls, sum order, heap, and the
 static split of the chunks over its OpenMP threads); where it takes a kd-tree by the same
 reduced distances (:func:`_kd_row`) and, where equal distances straddle the k-th place with
-different labels, by replaying the tree itself (:func:`kd_build`, :func:`kd_query`,
-:func:`kd_settle`).
+different labels, by replaying the tree itself (:func:`kd_lazy`, split as the queries reach
+its nodes, :func:`kd_query`, :func:`kd_settle`; :func:`kd_build` splits every node).
 :func:`exact_rows` runs it over a batch of masks.
 
 **Versioned against scikit-learn.** What is replayed is scikit-learn's *private*
@@ -320,7 +320,7 @@ def _kd_less(v, a, b):
 
 @kernel()
 def kd_keys(P):
-    """Keys of :func:`kd_build` computed from the points themselves: ``keys[c, i]`` the rank
+    """Keys of :func:`kd_build` (and :func:`kd_lazy`) computed from the points themselves: ``keys[c, i]`` the rank
     of point ``i`` in column ``c`` by value, ties by index (a stable sort).
 
     Parameters
@@ -784,8 +784,9 @@ def exact_fold_rows(X, ranks, cols, folds, pred, unc, ints=False):
     ``k >= n_train // 2``) the neighbours are found by :func:`_sk_brute_rows`; where it takes a
     kd-tree, by :func:`_kd_row`, and where equal distances straddle the k-th place with
     different labels (the tree's order decides them) by replaying the tree: the fold's
-    ``KDTree`` is built once as scikit-learn builds it (:func:`kd_build`) and each such row
-    is queried as scikit-learn queries it (:func:`kd_query`). ``pred`` gets the vote and
+    ``KDTree`` is built as scikit-learn builds it, the nodes the queries reach
+    (:func:`kd_lazy`), and each such row is queried as scikit-learn queries it
+    (:func:`kd_query`, in :func:`kd_settle`). ``pred`` gets the vote and
     ``unc`` is cleared; with ``folds.exact == 0`` nothing is done (the caller asks
     scikit-learn). ``ranks``: as in :func:`kd_settle`; ``ints``: as in
     :func:`_sk_brute_rows` (integer-valued columns, exact distances).
