@@ -25,10 +25,9 @@ or discrete data need fewer than noise; prior :data:`PRIOR_VISITS`), the fractio
 that are ties in the tree path, and the fraction of rows the Gram and flip paths leave to the
 exact replay (discrete data: most rows of a small subset). Where at least a tenth of the rows
 of a size tie that way (:data:`DIRECT_TIES`), the tree path skips its own search and replays
-every row (:meth:`PathChooser.tree_direct`;
-a batch measures one mask of a size it has not seen first, :meth:`PathChooser.tree_probes`).
-The choice decides only the speed, never a score: both paths give scikit-learn's predictions
-exactly.
+every row (:meth:`PathChooser.tree_direct`; a batch measures one mask of a size it has not
+seen first, :meth:`PathChooser.tree_probes`). The choice decides only the speed, never a
+score: both paths give scikit-learn's predictions exactly.
 """
 
 import math

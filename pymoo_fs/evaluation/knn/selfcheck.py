@@ -131,12 +131,12 @@ def _check_case(n, d, n_test, k, grid, chunk, threads):
                   all_rows=np.arange(n_test, dtype=np.int64))
     ok = True
     # on a grid, also the same points as integers, replayed on exact integer distances
-    for X, ints in [(X, False)] + ([(np.round(X * grid), True)] if grid else []):
+    for Xv, ints in [(X, False)] + ([(np.round(X * grid), True)] if grid else []):
         pred = np.full(n_test, -1, dtype=np.int64)
         unc = np.ones(n_test, dtype=bool)
-        X = np.ascontiguousarray(X)
-        exact_fold_rows(X, ColumnRanks(X).ensure(cols), cols, folds, pred, unc, ints)
-        Xs = X[:, cols]
+        Xv = np.ascontiguousarray(Xv)
+        exact_fold_rows(Xv, ColumnRanks(Xv).ensure(cols), cols, folds, pred, unc, ints)
+        Xs = Xv[:, cols]
         ref = KNeighborsClassifier(n_neighbors=k).fit(Xs[train], y[train]).predict(Xs[test])
         settled = ~unc
         ok &= bool(settled.any() and np.array_equal(pred[settled], ref[settled]))

@@ -577,15 +577,38 @@ def kd_lazy(P, leaf_size, keys):
 @kernel(inline="always")
 def kd_is_leaf(t, i_node):
     """Whether node ``i_node`` of ``t`` (its range set) is a leaf: on the last level, or of
-    fewer than 2 points (scikit-learn's rule)."""
+    fewer than 2 points (scikit-learn's rule, ``_binary_tree.pxi.tp``).
+
+    Parameters
+    ----------
+    t : KDNodes
+        A tree of :func:`kd_lazy`.
+    i_node : int
+        A node whose parent is split (or the root).
+
+    Returns
+    -------
+    bool
+    """
     return 2 * i_node + 1 >= t.start.size or t.end[i_node] - t.start[i_node] < 2
 
 
 @kernel()
 def kd_split(t, i_node):
-    """Split node ``i_node`` of ``t`` (not a leaf, its range and bounds set) as scikit-learn
-    does: on the first dimension of largest spread, its points partitioned about their
-    median by :func:`_nth_element`; then the children's ranges and bounds."""
+    """Split node ``i_node`` of ``t`` as scikit-learn does (``_binary_tree.pxi.tp``,
+    ``find_node_split_dim`` and ``partition_node_indices``): on the first dimension of
+    largest spread, its points partitioned about their median by :func:`_nth_element`; then
+    the children's ranges and bounds are set and ``t.split[i_node]``.
+
+    Parameters
+    ----------
+    t : KDNodes
+        A tree of :func:`kd_lazy`, changed in place (``idx`` within the node's range,
+        ``start``, ``end``, ``lo``, ``hi`` of its children, ``split``).
+    i_node : int
+        A node that is not a leaf (:func:`kd_is_leaf`), not split yet, whose parent is split
+        (or the root).
+    """
     s = t.start[i_node]
     e = t.end[i_node]
     # find_node_split_dim: the first dimension of largest spread. Its max and min run over
