@@ -3,7 +3,7 @@
 Two BLAS builds are usually at hand: numpy's bundled OpenBLAS (ILP64, CBLAS interface under
 ``scipy_cblas_?syrk64_``) and scipy's (``scipy.linalg.cython_blas``). The Gram matrix is one
 ``?syrk`` (half the work of a GEMM; on this project's machines a full GEMM measured 35-40 %
-slower than SYRK plus mirroring). numpy's OpenBLAS ``dsyrk`` measured 5-15 % faster than
+slower than SYRK plus mirroring), or with few columns one ``?gemm`` (:data:`GEMM_MAX_COLS`). numpy's OpenBLAS ``dsyrk`` measured 5-15 % faster than
 scipy's, so it is used when found; otherwise scipy's, which every scipy provides. The exact
 path (:mod:`.sklearn_replay`) calls scipy's ``ddot`` and ``dgemm`` whatever is found, because
 they are the routines scikit-learn's own neighbour search calls.
@@ -221,14 +221,33 @@ def syrk_t(AT, C, alpha, beta, use_numpy_blas):
 MIRROR_BLOCK = 16
 
 
+#: most selected columns (float32, float64) for which :func:`gram_t` is one full GEMM: with
+#: few columns the product is bound by writing the n x n result, not by its multiply-adds, and
+#: one GEMM that writes it once beats SYRK plus the mirror's second pass over it (one thread,
+#: n from 150 to 2,233, GEMM over SYRK plus mirror: float32 0.41-0.45 of the time at 4 columns,
+#: 0.81-0.91 at 20, 0.87-1.05 at 24; float64 0.50-0.73 at 4, 0.59-0.88 at 8, 0.63-1.00 at 12)
+GEMM_MAX_COLS = (20, 8)
+
+
 @kernel()
 def gram_t(AT, C, use_numpy_blas):
     """``C = AT^T AT`` (both triangles) for C-contiguous ``AT`` (m, n), into ``C`` (n, n).
 
     ``AT`` holds one selected feature per row (a contiguous copy of a column of the data), so
     gathering the columns of a mask is a sequence of contiguous copies. One ``?syrk`` computes
-    the lower triangle (:func:`syrk_t`), which is then mirrored tile by tile.
+    the lower triangle (:func:`syrk_t`), which is then mirrored tile by tile; up to
+    :data:`GEMM_MAX_COLS` columns one ``?gemm`` computes both triangles at once instead. Its
+    two triangles need not agree to the last bit (each entry is its own dot product); every
+    bound the kernels use holds for any order of summation, and nothing reads an entry
+    through its mirror image.
     """
+    m = AT.shape[0]
+    n = AT.shape[1]
+    single = C.itemsize == 4
+    if m <= (GEMM_MAX_COLS[0] if single else GEMM_MAX_COLS[1]):
+        gemm_tn(n, n, m, 1.0, AT.ctypes, max(n, 1), AT.ctypes, max(n, 1), 0.0, C.ctypes,
+                max(n, 1), single, use_numpy_blas)
+        return
     syrk_t(AT, C, 1.0, 0.0, use_numpy_blas)
     mirror_lower(C)
 
