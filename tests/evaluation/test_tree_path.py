@@ -197,6 +197,49 @@ def test_cost_model_counts_the_trees_ties_as_open_rows_of_the_other_paths():
     assert paths._open(paths._gram_open, 3, 3) > 0.5
 
 
+def test_path_probes_measure_ties_of_new_sizes_first():
+    paths = PathChooser(n=2000, n_rows=2000, k=5, smallest_train=1800, n_folds=10)
+    sizes = np.array([6, 3, 6, 16, 16, 6, 9, 3, 1, 1])
+    # the first mask of each size of 1 to 15 that the batch holds more than once
+    np.testing.assert_array_equal(
+        paths.path_probes(sizes, True),
+        [True, True, False, False, False, False, False, False, True, False])
+    assert not paths.path_probes(sizes, False).any()  # replay not verified
+    # a size with ties or open rows measured, or carried from a mostly tied smaller size
+    paths.record_tree(np.array([3]), np.array([0]), np.array([100]), learn_visits=False)
+    paths.record_gram(np.array([1]), np.array([0]))
+    assert 3 in paths._ties.values and 3 not in paths.visits  # a probe counts ties only
+    np.testing.assert_array_equal(paths.path_probes(sizes, True)[[0, 1, 8]],
+                                  [True, False, False])
+    paths.record_tree(np.array([4]), np.array([0]), np.array([2000]))
+    assert not paths.path_probes(sizes, True).any()  # 6 inherits 4's ties (all rows)
+    forced = PathChooser(2000, 2000, 5, 1800, 10)
+    forced.force = "gram"
+    assert not forced.path_probes(sizes, True).any()
+    assert not PathChooser(60, 60, 5, 8, 10).path_probes(sizes, True).any()  # k too large
+
+
+def test_a_probe_sends_a_tie_heavy_batch_to_the_tree_and_scores_stay_exact(rng):
+    # without the probe the cost model assumes no ties for a size it has not seen, and this
+    # batch of six-feature masks on coded data went by the Gram path, whose exact replay of
+    # nearly every row cost several times the tree's
+    X = np.round(rng.random((900, 12)) * 3) / 3
+    y = rng.integers(0, 3, 900)
+    masks = np.zeros((6, 12), dtype=bool)
+    for i in range(6):
+        masks[i, rng.choice(12, 6, replace=False)] = True
+    ev = KNNEvaluator(X, y, n_neighbors=5, cv=10, cache_size=0)
+    np.testing.assert_array_equal(ev.score(masks), [sklearn_score(ev, m, 5) for m in masks])
+    assert ev._paths._ties.values[6] > 0.5
+    assert ev._paths.n_tree == masks.shape[0]
+    # continuous data: the probe alone goes by the tree, the rest by the Gram path
+    Xc = rng.random((900, 12))
+    ev = KNNEvaluator(Xc, y, n_neighbors=5, cv=10, cache_size=0)
+    np.testing.assert_array_equal(ev.score(masks), [sklearn_score(ev, m, 5) for m in masks])
+    assert ev._paths.n_tree == 1 and ev._paths._ties.values[6] == 0.0
+    assert 6 not in ev._paths.visits
+
+
 def test_cost_model_replays_mostly_tied_sizes_directly_and_keeps_measuring():
     paths = PathChooser(n=2000, n_rows=2000, k=5, smallest_train=1800, n_folds=10)
     sizes = np.array([1, 2, 3, 3])

@@ -309,7 +309,16 @@ class KNNEvaluator(CrossValidatedEvaluator):
         """CV predictions (B, R) of distinct non-empty masks: each by the tree path or the
         Gram path, as the cost model chooses (:mod:`pymoo_fs.evaluation.knn.paths`)."""
         sizes = np.count_nonzero(masks, axis=1)
-        tree = self._paths.tree_sizes(sizes, self._gram.single, self.backend == "numba")
+        exact = self.backend == "numba"
+        probe = self._paths.path_probes(sizes, exact)
+        if probe.any() and selfcheck.kd_tree_verified():
+            # sizes nothing is known about: one mask each by the tree path first, which
+            # measures their ties, then the rest by the path the measurement favours
+            pred = np.empty((masks.shape[0], self._layout.rows.size), dtype=np.int64)
+            pred[probe] = self._predict_tree(masks[probe], sizes[probe], learn_visits=False)
+            pred[~probe] = self._predict_cv_compiled(masks[~probe])
+            return pred
+        tree = self._paths.tree_sizes(sizes, self._gram.single, exact)
         if tree.any() and not selfcheck.kd_tree_verified():
             tree[:] = False
         if not tree.any():
@@ -321,17 +330,18 @@ class KNNEvaluator(CrossValidatedEvaluator):
         pred[~tree] = self._predict_gram(masks[~tree])
         return pred
 
-    def _predict_tree(self, masks, sizes):
+    def _predict_tree(self, masks, sizes, learn_visits=True):
         """Exact CV predictions of masks of 1 to 15 features by the tree path (the first
         mask of each size not measured yet before the others: :meth:`PathChooser.tree_probes`).
-        """
+        ``learn_visits=False``: the masks are the cost model's probes, which count ties only
+        (:meth:`PathChooser.path_probes`)."""
         from pymoo_fs.evaluation.knn.kernels import tree
 
         probe = self._paths.tree_probes(sizes)
         if probe.any():
             pred = np.empty((masks.shape[0], self._layout.rows.size), dtype=np.int64)
-            pred[probe] = self._predict_tree(masks[probe], sizes[probe])
-            pred[~probe] = self._predict_tree(masks[~probe], sizes[~probe])
+            pred[probe] = self._predict_tree(masks[probe], sizes[probe], learn_visits)
+            pred[~probe] = self._predict_tree(masks[~probe], sizes[~probe], learn_visits)
             return pred
 
         threads = self._threads()
@@ -342,16 +352,16 @@ class KNNEvaluator(CrossValidatedEvaluator):
         ranks = self._settler.ranks.ensure(cols)
         with ParallelContext(threads):
             if masks.shape[0] == 1:
-                pred, n_tie, visits = tree.tree_predict_one(self.X, ranks, cols, folds,
-                                                            4 * threads, bool(direct[0]))
+                pred, n_tie, n_visits = tree.tree_predict_one(self.X, ranks, cols, folds,
+                                                              4 * threads, bool(direct[0]))
             else:
                 ptr = np.zeros(masks.shape[0] + 1, dtype=np.int64)
                 np.cumsum(sizes, out=ptr[1:])
-                pred, n_tie, visits = tree.tree_predict_batch(
+                pred, n_tie, n_visits = tree.tree_predict_batch(
                     self.X, ranks, cols, ptr, folds, min(threads, masks.shape[0]), direct)
         # a direct replay settles every row by choice, not because a bound left it open
         self._settler.n_uncertified += int(n_tie[~direct].sum())
-        self._paths.record_tree(sizes, visits, n_tie, direct)
+        self._paths.record_tree(sizes, n_visits, n_tie, direct, learn_visits=learn_visits)
         return pred
 
     def _predict_gram(self, masks):
