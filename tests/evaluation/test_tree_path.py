@@ -199,24 +199,28 @@ def test_cost_model_counts_the_trees_ties_as_open_rows_of_the_other_paths():
 
 def test_path_probes_measure_ties_of_new_sizes_first():
     paths = PathChooser(n=2000, n_rows=2000, k=5, smallest_train=1800, n_folds=10)
-    sizes = np.array([6, 3, 6, 16, 16, 6, 9, 3, 1, 1])
-    # the first mask of each size of 1 to 15 that the batch holds more than once
+    sizes = np.array([12, 3, 12, 16, 16, 12, 9, 3, 14, 14])
+    # without measurements the estimates send 3 to the tree path, 9 to 16 to the Gram path
+    np.testing.assert_array_equal(paths.tree_sizes(np.array([3, 9, 12, 14]), True, True),
+                                  [True, False, False, False])
+    # the first mask of each size of 1 to 15 held more than once and headed for the Gram path
     np.testing.assert_array_equal(
-        paths.path_probes(sizes, True),
-        [True, True, False, False, False, False, False, False, True, False])
-    assert not paths.path_probes(sizes, False).any()  # replay not verified
-    # a size with ties or open rows measured, or carried from a mostly tied smaller size
-    paths.record_tree(np.array([3]), np.array([0]), np.array([100]), learn_visits=False)
-    paths.record_gram(np.array([1]), np.array([0]))
-    assert 3 in paths._ties.values and 3 not in paths.visits  # a probe counts ties only
-    np.testing.assert_array_equal(paths.path_probes(sizes, True)[[0, 1, 8]],
-                                  [True, False, False])
-    paths.record_tree(np.array([4]), np.array([0]), np.array([2000]))
-    assert not paths.path_probes(sizes, True).any()  # 6 inherits 4's ties (all rows)
-    forced = PathChooser(2000, 2000, 5, 1800, 10)
+        paths.path_probes(sizes, True, True),
+        [True, False, False, False, False, False, False, False, True, False])
+    assert not paths.path_probes(sizes, True, False).any()  # replay not verified
+    # a size with ties or open rows measured is not probed again
+    paths.record_tree(np.array([12]), np.array([0]), np.array([100]), learn_visits=False)
+    assert 12 in paths._ties.values and 12 not in paths.visits  # a probe counts ties only
+    paths.record_gram(np.array([14]), np.array([0]))
+    assert not paths.path_probes(sizes, True, True).any()
+    # nor one that inherits the ties of a mostly tied smaller size
+    carried = PathChooser(n=2000, n_rows=2000, k=5, smallest_train=1800, n_folds=10)
+    carried.record_tree(np.array([4]), np.array([0]), np.array([2000]))
+    assert not carried.path_probes(sizes, True, True).any()
+    forced = PathChooser(n=2000, n_rows=2000, k=5, smallest_train=1800, n_folds=10)
     forced.force = "gram"
-    assert not forced.path_probes(sizes, True).any()
-    assert not PathChooser(60, 60, 5, 8, 10).path_probes(sizes, True).any()  # k too large
+    assert not forced.path_probes(sizes, True, True).any()
+    assert not PathChooser(60, 60, 5, 8, 10).path_probes(sizes, True, True).any()  # k too big
 
 
 def test_a_probe_sends_a_tie_heavy_batch_to_the_tree_and_scores_stay_exact(rng):

@@ -310,7 +310,7 @@ class KNNEvaluator(CrossValidatedEvaluator):
         Gram path, as the cost model chooses (:mod:`pymoo_fs.evaluation.knn.paths`)."""
         sizes = np.count_nonzero(masks, axis=1)
         exact = self.backend == "numba"
-        probe = self._paths.path_probes(sizes, exact)
+        probe = self._paths.path_probes(sizes, self._gram.single, exact)
         if probe.any() and selfcheck.kd_tree_verified():
             # sizes nothing is known about: one mask each by the tree path first, which
             # measures their ties, then the rest by the path the measurement favours

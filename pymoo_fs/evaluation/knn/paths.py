@@ -27,8 +27,8 @@ exact replay (discrete data: most rows of a small subset). Where at least a tent
 of a size tie that way (:data:`DIRECT_TIES`), the tree path skips its own search and replays
 every row (:meth:`PathChooser.tree_direct`; a batch measures one mask of a size it has not
 seen first, :meth:`PathChooser.tree_probes`). Before either path has measured a size, both
-estimates assume no ties; a batch therefore scores one mask of each such size by the tree path
-first, which counts its ties, and gives the rest a path after it
+estimates assume no ties; where they then send it to the Gram path, a batch scores one mask of
+that size by the tree path first, which counts its ties, and gives the rest a path after it
 (:meth:`PathChooser.path_probes`). The choice decides only the speed, never a score: both
 paths give scikit-learn's predictions exactly.
 """
@@ -303,22 +303,25 @@ class PathChooser:
                 direct[b] = count % DIRECT_PROBE != 0
         return direct
 
-    def path_probes(self, sizes, exact):
+    def path_probes(self, sizes, single, exact):
         """Masks to score by the tree path before the others of their batch are given a
         path: the first mask of each size of 1 to :data:`MAX_FEATURES` features that the batch
         holds more than once, where nothing is measured for that size yet (no ties by the
-        tree path, no open rows by the Gram path, none carried over from a smaller size).
-        Before any measurement both estimates assume no ties, and on discrete data most rows
-        of a small subset tie, which makes the Gram path dear (splice, 3 features: 24 ms per
-        mask against 2.7 ms by the tree; semeion, 3 to 11 features: 10-14 ms against 0.7-7);
-        the probe measures them (:meth:`record_tree`), and the rest of the batch goes by the
-        path the measurement favours. On continuous data the probe costs one mask by the
-        dearer path, once per size (isolet, 15 features: 8.9 ms against 1.1).
+        tree path, no open rows by the Gram path, none carried over from a smaller size) and
+        the estimates, which then assume no ties, send it to the Gram path. On coded or
+        binary data most rows of a small subset tie, which makes the Gram path's exact replay
+        dear (semeion, 6 to 11 features: 11-14 ms per mask against 1.4-4.4 by the tree path);
+        the probe counts the ties (:meth:`record_tree`), and the rest of the batch goes by
+        the path the measurement favours. On continuous data it costs one mask by the dearer
+        path, once per size (isolet, 11 features: 6.5 ms against 1.0). A size the estimates
+        already send to the tree path is not probed: its first mask measures the ties there
+        (:meth:`tree_probes`) after the batch has its path; measured first, they sent
+        musk1's second forward step to the Gram path (0.113 -> 0.197 s for three steps).
 
         Parameters
         ----------
         sizes : ndarray of int64, shape (B,)
-        exact : bool
+        single, exact : bool
             As in :meth:`tree_sizes`.
 
         Returns
@@ -330,7 +333,8 @@ class PathChooser:
             return probe
         values, first, counts = np.unique(sizes, return_index=True, return_counts=True)
         for m, b, c in zip(values.tolist(), first.tolist(), counts.tolist()):
-            probe[b] = 1 <= m <= MAX_FEATURES and c > 1 and not self._measured(m)
+            probe[b] = (1 <= m <= MAX_FEATURES and c > 1 and not self._measured(m)
+                        and self.tree_seconds(m) >= self.gram_seconds(m, single))
         return probe
 
     def _measured(self, m):
