@@ -227,6 +227,8 @@ def test_a_probe_sends_a_tie_heavy_batch_to_the_tree_and_scores_stay_exact(rng):
     # without the probe the cost model assumes no ties for a size it has not seen, and this
     # batch of six-feature masks on coded data went by the Gram path, whose exact replay of
     # nearly every row cost several times the tree's
+    # (the evaluator probes once the tree path is checked in the process)
+    assert selfcheck.kd_tree_verified()
     X = np.round(rng.random((900, 12)) * 3) / 3
     y = rng.integers(0, 3, 900)
     masks = np.zeros((6, 12), dtype=bool)
@@ -242,6 +244,26 @@ def test_a_probe_sends_a_tie_heavy_batch_to_the_tree_and_scores_stay_exact(rng):
     np.testing.assert_array_equal(ev.score(masks), [sklearn_score(ev, m, 5) for m in masks])
     assert ev._paths.n_tree == 1 and ev._paths._ties.values[6] == 0.0
     assert 6 not in ev._paths.visits
+
+
+def test_a_probe_does_not_pay_the_tree_paths_check(rng, monkeypatch):
+    # in a process where the tree path is not checked yet, a probe would cost the check
+    # (about 0.45 s): the batch goes by the estimates, and the Gram path's open rows teach
+    # the next batch
+    import sklearn
+
+    monkeypatch.setattr(selfcheck, "_STATE", {})
+    X = np.round(rng.random((900, 12)) * 3) / 3
+    y = rng.integers(0, 3, 900)
+    masks = np.zeros((6, 12), dtype=bool)
+    for i in range(6):
+        masks[i, rng.choice(12, 6, replace=False)] = True
+    ev = KNNEvaluator(X, y, n_neighbors=5, cv=10, cache_size=0)
+    assert ev._paths.path_probes(np.count_nonzero(masks, axis=1), ev._gram.single, True).any()
+    np.testing.assert_array_equal(ev.score(masks), [sklearn_score(ev, m, 5) for m in masks])
+    assert ev._paths.n_tree == 0 and ("tree", sklearn.__version__) not in selfcheck._STATE
+    assert not selfcheck.kd_tree_verified(check=False)
+    assert ev._paths._gram_open.values[6] > 0.5  # measured by the Gram path instead
 
 
 def test_cost_model_replays_mostly_tied_sizes_directly_and_keeps_measuring():

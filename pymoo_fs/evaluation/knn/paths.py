@@ -310,13 +310,18 @@ class PathChooser:
         tree path, no open rows by the Gram path, none carried over from a smaller size) and
         the estimates, which then assume no ties, send it to the Gram path. On coded or
         binary data most rows of a small subset tie, which makes the Gram path's exact replay
-        dear (semeion, 6 to 11 features: 11-14 ms per mask against 1.4-4.4 by the tree path);
+        dear (semeion, 6 to 11 features: 11-14 ms per mask against 1.3-4.2 by the tree path);
         the probe counts the ties (:meth:`record_tree`), and the rest of the batch goes by
         the path the measurement favours. On continuous data it costs one mask by the dearer
         path, once per size (isolet, 11 features: 6.5 ms against 1.0). A size the estimates
         already send to the tree path is not probed: its first mask measures the ties there
         (:meth:`tree_probes`) after the batch has its path; measured first, they sent
         musk1's second forward step to the Gram path (0.113 -> 0.197 s for three steps).
+        The evaluator probes only once the tree path is checked in its process
+        (:func:`~pymoo_fs.evaluation.knn.selfcheck.kd_tree_verified`): the check costs about
+        0.45 s on first use, more than a probe saves in a short run on small data. Without
+        the probe a size's first Gram batch measures its open rows, and the next goes by the
+        tree path where they make the Gram path dear.
 
         Parameters
         ----------

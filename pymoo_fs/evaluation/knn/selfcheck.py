@@ -46,7 +46,7 @@ def settings():
     return int(_STATE[key]), chunk, threads
 
 
-def kd_tree_verified():
+def kd_tree_verified(check=True):
     """Whether the replay of scikit-learn's kd-tree and the tree path agree with
     ``KNeighborsClassifier`` in this process.
 
@@ -58,6 +58,13 @@ def kd_tree_verified():
     1, 2, 3 and 6 features, k = 1, 3 and 5 (every row compared with
     ``KNeighborsClassifier.predict`` on its fold). Any failure keeps the tree path off.
 
+    Parameters
+    ----------
+    check : bool, default True
+        False: only report a check already made in this process (False if none was), and
+        make none (about 0.45 s on first use: the cost model's probes do not pay it,
+        :meth:`~pymoo_fs.evaluation.knn.paths.PathChooser.path_probes`).
+
     Returns
     -------
     bool
@@ -65,6 +72,8 @@ def kd_tree_verified():
     import sklearn
 
     key = ("tree", sklearn.__version__)
+    if not check:
+        return _STATE.get(key, False)
     if key not in _STATE:
         try:
             _STATE[key] = (_kd_replay_verified()

@@ -3,8 +3,9 @@
 Two BLAS builds are usually at hand: numpy's bundled OpenBLAS (ILP64, CBLAS interface under
 ``scipy_cblas_?syrk64_``) and scipy's (``scipy.linalg.cython_blas``). The Gram matrix is one
 ``?syrk`` (half the work of a GEMM; on this project's machines a full GEMM measured 35-40 %
-slower than SYRK plus mirroring), or with few columns one ``?gemm`` (:data:`GEMM_MAX_COLS`). numpy's OpenBLAS ``dsyrk`` measured 5-15 % faster than
-scipy's, so it is used when found; otherwise scipy's, which every scipy provides. The exact
+slower than SYRK plus mirroring), or with few columns one ``?gemm`` (:data:`GEMM_MAX_COLS`).
+numpy's OpenBLAS ``dsyrk`` measured 5-15 % faster than scipy's, so it is used when found;
+otherwise scipy's, which every scipy provides. The exact
 path (:mod:`.sklearn_replay`) calls scipy's ``ddot`` and ``dgemm`` whatever is found, because
 they are the routines scikit-learn's own neighbour search calls.
 
@@ -224,7 +225,7 @@ MIRROR_BLOCK = 16
 #: most selected columns (float32, float64) for which :func:`gram_t` is one full GEMM: with
 #: few columns the product is bound by writing the n x n result, not by its multiply-adds, and
 #: one GEMM that writes it once beats SYRK plus the mirror's second pass over it (one thread,
-#: n from 150 to 2,233, GEMM over SYRK plus mirror: float32 0.41-0.45 of the time at 4 columns,
+#: n from 150 to 2,233, GEMM over SYRK plus mirror: float32 0.36-0.45 of the time at 4 columns,
 #: 0.81-0.91 at 20, 0.87-1.05 at 24; float64 0.50-0.73 at 4, 0.59-0.88 at 8, 0.63-1.00 at 12)
 GEMM_MAX_COLS = (20, 8)
 
