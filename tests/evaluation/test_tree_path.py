@@ -223,17 +223,26 @@ def test_path_probes_measure_ties_of_new_sizes_first():
     assert not PathChooser(60, 60, 5, 8, 10).path_probes(sizes, True, True).any()  # k too big
 
 
-def test_a_probe_sends_a_tie_heavy_batch_to_the_tree_and_scores_stay_exact(rng):
-    # without the probe the cost model assumes no ties for a size it has not seen, and this
-    # batch of six-feature masks on coded data went by the Gram path, whose exact replay of
-    # nearly every row cost several times the tree's
-    # (the evaluator probes once the tree path is checked in the process)
-    assert selfcheck.kd_tree_verified()
+def coded_batch(rng):
+    """900 rows of 12 features with four values each (most rows of a six-feature subset tie
+    at the k-th place), three classes, and six distinct masks of six features."""
     X = np.round(rng.random((900, 12)) * 3) / 3
     y = rng.integers(0, 3, 900)
     masks = np.zeros((6, 12), dtype=bool)
-    for i in range(6):
-        masks[i, rng.choice(12, 6, replace=False)] = True
+    while np.unique(masks, axis=0).shape[0] < 6:
+        masks[:] = False
+        for i in range(6):
+            masks[i, rng.choice(12, 6, replace=False)] = True
+    return X, y, masks
+
+
+def test_a_probe_sends_a_tie_heavy_batch_to_the_tree_and_scores_stay_exact(rng):
+    # without the probe the cost model assumes no ties for a size it has not seen, and this
+    # batch of six-feature masks on coded data went by the Gram path, whose exact replay of
+    # nearly every row cost about three times the tree's (40 against 15 ms for the batch)
+    # (the evaluator probes once the tree path is checked in the process)
+    assert selfcheck.kd_tree_verified()
+    X, y, masks = coded_batch(rng)
     ev = KNNEvaluator(X, y, n_neighbors=5, cv=10, cache_size=0)
     np.testing.assert_array_equal(ev.score(masks), [sklearn_score(ev, m, 5) for m in masks])
     assert ev._paths._ties.values[6] > 0.5
@@ -253,11 +262,7 @@ def test_a_probe_does_not_pay_the_tree_paths_check(rng, monkeypatch):
     import sklearn
 
     monkeypatch.setattr(selfcheck, "_STATE", {})
-    X = np.round(rng.random((900, 12)) * 3) / 3
-    y = rng.integers(0, 3, 900)
-    masks = np.zeros((6, 12), dtype=bool)
-    for i in range(6):
-        masks[i, rng.choice(12, 6, replace=False)] = True
+    X, y, masks = coded_batch(rng)
     ev = KNNEvaluator(X, y, n_neighbors=5, cv=10, cache_size=0)
     assert ev._paths.path_probes(np.count_nonzero(masks, axis=1), ev._gram.single, True).any()
     np.testing.assert_array_equal(ev.score(masks), [sklearn_score(ev, m, 5) for m in masks])
