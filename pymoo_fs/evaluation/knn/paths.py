@@ -196,12 +196,19 @@ class PathChooser:
         against 0.22 s by the tree). Smaller fractions are not carried over: on continuous
         data they thin out too fast to predict (isolet: 19 %, 2.7 %, 0.4 % at 1, 2, 3
         features)."""
+        tie = self._tie_fraction(m)
+        return max(means.get(key, 0.0), 0.0 if tie is None else tie)
+
+    def _tie_fraction(self, m):
+        """The tie fraction measured for ``m`` features, else that of the largest smaller
+        size measured where it is at least :data:`CARRY_TIES` (see :meth:`_open`), else
+        None."""
         tie = self._ties.get(m, None)
         if tie is None:
             below = [size for size in self._ties.values if size < m]
-            tie = self._ties.get(max(below), 0.0) if below else 0.0
-            tie = tie if tie >= CARRY_TIES else 0.0
-        return max(means.get(key, 0.0), tie)
+            if below and self._ties.values[max(below)] >= CARRY_TIES:
+                tie = self._ties.values[max(below)]
+        return tie
 
     def flip_seconds(self, base_size, n_add, n_remove=0):
         """Estimated seconds of ``n_add`` additions and ``n_remove`` removals (one-feature
@@ -344,10 +351,7 @@ class PathChooser:
 
     def _measured(self, m):
         """Whether ties or open rows of ``m`` features are measured (or carried over)."""
-        if m in self._ties.values or m in self._gram_open.values:
-            return True
-        below = [size for size in self._ties.values if size < m]
-        return bool(below) and self._ties.values[max(below)] >= CARRY_TIES
+        return self._tie_fraction(m) is not None or m in self._gram_open.values
 
     def tree_probes(self, sizes):
         """Masks of the tree path to score before the others of their batch: the first mask

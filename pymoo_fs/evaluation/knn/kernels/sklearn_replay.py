@@ -159,11 +159,12 @@ def _sk_brute_rows(X, cols, test, train, want, w0, k, chunk, n_threads, nbr, int
 
     With ``ints`` (the caller's promise: every value of the selected columns is an integer
     and ``4 m A^2 <= 2^53`` for ``m`` columns of largest magnitude ``A``, as
-    :meth:`pymoo_fs.evaluation.knn.settle.RowSettler.integer_masks` finds), every product, partial sum and distance of scikit-learn's
-    computation is an integer below 2^53, hence exact in any order: the middle terms of the
-    wanted rows only are then formed, by one ``dgemm``, and the chunks, heaps and merges are
-    replayed on them (binary data such as semeion leaves a fifth of its rows to this replay,
-    and a chunk's product was formed for all of its rows).
+    :meth:`pymoo_fs.evaluation.knn.settle.RowSettler.integer_masks` finds), every product,
+    partial sum and distance of scikit-learn's computation is an integer below 2^53, hence
+    exact in any order: the middle terms of the wanted rows only are then formed, by one
+    ``dgemm``, and the chunks, heaps and merges are replayed on them (binary data such as
+    semeion leaves a fifth of its rows to this replay, and a chunk's product was formed for
+    all of its rows).
     """
     m = cols.size
     n_x = test.size
@@ -320,8 +321,9 @@ def _kd_less(v, a, b):
 
 @kernel()
 def kd_keys(P):
-    """Keys of :func:`kd_build` (and :func:`kd_lazy`) computed from the points themselves: ``keys[c, i]`` the rank
-    of point ``i`` in column ``c`` by value, ties by index (a stable sort).
+    """Keys of :func:`kd_build` (and :func:`kd_lazy`) computed from the points themselves:
+    ``keys[c, i]`` the rank of point ``i`` in column ``c`` by value, ties by index (a stable
+    sort).
 
     Parameters
     ----------
@@ -672,16 +674,16 @@ def kd_query(t, pt, k, vals, nbr, stack, lbs, t_stop=-1.0, n_lt=0):
 
     It skips a node whose lower bound equals the heap's largest value, which scikit-learn
     visits: a push needs a distance strictly below the largest, a node's bound is never above
-    the distance of a point inside it nor above its children's bounds (the same subtractions
-    of larger or equal magnitude, rounded monotonically), so nothing in it could enter
-    (tie-heavy data: splice's six-feature masks 6.7 -> 6.0 ms with every row replayed). For
-    the same reason the query returns as soon as nothing can change any more (the neighbours
-    are those of the whole query): once its heap holds k points at distance 0, and, with ``t_stop >= 0`` (the k-th
-    smallest distance of the query, known exactly, and ``n_lt`` the number of points
-    strictly nearer than it), as soon as the heap holds those ``n_lt`` points and its
-    largest value is ``t_stop``: every point met later is at ``t_stop`` or farther. On data
-    with many equal distances this skips the rest of the tied leaves, and the splits of the
-    nodes never reached.
+    the distance of a point inside it nor above its children's bounds (the same subtractions of
+    larger or equal magnitude, rounded monotonically), so nothing in it could enter (tie-heavy
+    data: splice's six-feature masks 6.7 -> 6.0 ms with every row replayed). For the same reason
+    the query returns as soon as nothing can change any more (the neighbours are those of the
+    whole query): once its heap holds k points at distance 0, and, with ``t_stop >= 0`` (the
+    k-th smallest distance of the query, known exactly, and ``n_lt`` the number of points
+    strictly nearer than it), as soon as the heap holds those ``n_lt`` points and its largest
+    value is ``t_stop``: every point met later is at ``t_stop`` or farther. On data with many
+    equal distances this skips the rest of the tied leaves, and the splits of the nodes never
+    reached.
     """
     for i in range(k):
         vals[i] = np.inf
