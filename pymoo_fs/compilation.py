@@ -37,8 +37,8 @@ import threading
 import time
 import warnings
 
-__all__ = ["FAMILIES", "KernelCompilationWarning", "announce_to", "announced", "family_of",
-           "install"]
+__all__ = ["FAMILIES", "KernelCompilationWarning", "announce_to", "announced",
+           "compile_seconds", "family_of", "install"]
 
 logger = logging.getLogger("pymoo_fs.compilation")
 
@@ -61,6 +61,7 @@ _kernels = {}            # dispatcher -> argument types compiled (pymoo-fs kerne
 _handlers = []           # innermost last; see announce_to
 _installed = False
 _local = threading.local()
+_spent = [0.0, 0.0]      # wall and CPU seconds of every outermost numba compilation so far
 
 
 class KernelCompilationWarning(UserWarning):
@@ -138,6 +139,30 @@ def announce_to(handler):
             _handlers.remove(handler)
 
 
+def compile_seconds():
+    """Seconds this process has spent compiling numba functions since :func:`install`.
+
+    Every outermost compilation counts (a kernel's callees compile inside it), pymoo-fs's and
+    any other numba function's, whether announced or not; loading a kernel from numba's disk
+    cache is not a compilation and does not count. A study's run subtracts the seconds spent
+    while it ran from its own (:func:`pymoo_fs.studies.runner.execute_run`).
+
+    Returns
+    -------
+    wall, cpu : float
+        Wall-clock seconds and CPU seconds of the compiling threads.
+
+    Examples
+    --------
+    >>> from pymoo_fs.compilation import compile_seconds
+    >>> wall, cpu = compile_seconds()
+    >>> wall >= 0 and cpu >= 0
+    True
+    """
+    with _lock:
+        return _spent[0], _spent[1]
+
+
 def install():
     """Listen to numba's compilations from now on, in this process (idempotent).
 
@@ -167,10 +192,18 @@ def _register():
             depth = getattr(_local, "depth", 0)
             _local.depth = depth + 1
             if depth == 0:  # the outermost compilation: the kernel that was called
+                _local.clock = (time.perf_counter(), time.thread_time())
                 _local.started = _start(ev)
 
         def on_end(self, ev):
             _local.depth = getattr(_local, "depth", 1) - 1
+            clock = getattr(_local, "clock", None)
+            if _local.depth == 0 and clock is not None:
+                _local.clock = None
+                wall, cpu = time.perf_counter() - clock[0], time.thread_time() - clock[1]
+                with _lock:
+                    _spent[0] += wall
+                    _spent[1] += cpu
             started = getattr(_local, "started", None)
             if _local.depth == 0 and started is not None:
                 _local.started = None

@@ -9,6 +9,7 @@ override :meth:`Evaluator._compute_flips` with an incremental path) and
 """
 
 import numbers
+import threading
 from abc import ABC, abstractmethod
 from collections import OrderedDict
 from typing import Any
@@ -18,6 +19,8 @@ from numpy.typing import ArrayLike
 from sklearn.model_selection import LeaveOneOut, StratifiedKFold
 
 from pymoo_fs._validation import check_int, check_seed
+
+_LOCK_INIT = threading.Lock()
 
 __all__ = ["CrossValidatedEvaluator", "Evaluator", "check_data", "make_folds"]
 
@@ -239,6 +242,24 @@ class CrossValidatedEvaluator(Evaluator):
         self.n_cache_hits = 0
         self._cache = OrderedDict()
 
+    # ------------------------------------------------------------------ threads
+    @property
+    def _call_lock(self) -> threading.RLock:
+        """The lock that serialises :meth:`score` and :meth:`score_flips` of this evaluator:
+        Python threads may share one evaluator (its cache, counters and kept matrices are
+        updated by one call at a time; each call uses the cores itself). Made on first use,
+        and not pickled (a copy gets its own)."""
+        lock = self.__dict__.get("_lock")
+        if lock is None:
+            with _LOCK_INIT:
+                lock = self.__dict__.setdefault("_lock", threading.RLock())
+        return lock
+
+    def __getstate__(self) -> dict:
+        state = self.__dict__.copy()
+        state.pop("_lock", None)
+        return state
+
     # ------------------------------------------------------------------ properties
     @property
     def n_samples(self) -> int:
@@ -276,10 +297,11 @@ class CrossValidatedEvaluator(Evaluator):
             If ``masks`` has the wrong shape or values other than 0/1.
         """
         masks = self.check_masks(masks)
-        scores, todo, repeats = self._lookup(masks)
-        if todo:
-            rows = masks[np.fromiter(todo.values(), dtype=np.int64, count=len(todo))]
-            self._store(scores, todo, repeats, self._compute(rows))
+        with self._call_lock:
+            scores, todo, repeats = self._lookup(masks)
+            if todo:
+                rows = masks[np.fromiter(todo.values(), dtype=np.int64, count=len(todo))]
+                self._store(scores, todo, repeats, self._compute(rows))
         return scores
 
     def score_flips(self, mask: ArrayLike, features: ArrayLike | None = None) -> np.ndarray:
@@ -310,10 +332,11 @@ class CrossValidatedEvaluator(Evaluator):
         packed = np.repeat(np.packbits(mask)[None, :], k, axis=0)
         packed[np.arange(k), features >> 3] ^= (128 >> (features & 7)).astype(np.uint8)
         nonempty = ~(mask[features] & (np.count_nonzero(mask) == 1))
-        scores, todo, repeats = self._lookup_packed(packed, nonempty)
-        if todo:
-            first = np.fromiter(todo.values(), dtype=np.int64, count=len(todo))
-            self._store(scores, todo, repeats, self._compute_flips(mask, features[first]))
+        with self._call_lock:
+            scores, todo, repeats = self._lookup_packed(packed, nonempty)
+            if todo:
+                first = np.fromiter(todo.values(), dtype=np.int64, count=len(todo))
+                self._store(scores, todo, repeats, self._compute_flips(mask, features[first]))
         return scores
 
     def holdout_score(self, masks: ArrayLike, X_test: ArrayLike,

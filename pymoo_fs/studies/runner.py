@@ -21,6 +21,7 @@ import numpy as np
 from pymoo.optimize import minimize
 
 from pymoo_fs.analysis import hypervolume
+from pymoo_fs.compilation import compile_seconds
 from pymoo_fs.pareto import dominated_rows
 from pymoo_fs.seeds import run_seed
 from pymoo_fs.studies.protocols import make_problem, outer_splits, prepare_split
@@ -125,7 +126,7 @@ def prepare_study(spec, directory):
 
 
 def execute_run(spec, key, n_threads=None, callback=None):
-    """Make one run and return its record and its wall-clock seconds.
+    """Make one run and return its record and its timing.
 
     Parameters
     ----------
@@ -150,8 +151,14 @@ def execute_run(spec, key, n_threads=None, callback=None):
         generation: ``n_eval``, ``best`` — the best objective, or the HV of the current front
         for two objectives — and ``n_selected`` — the best's size, or the front's smallest), the
         run's ``seed`` and ``config``.
-    seconds : float
-        Wall-clock time of the optimisation (the evaluator's cache emptied first).
+    timing : dict
+        ``seconds``: wall-clock seconds of the optimisation (the evaluator's cache emptied
+        first) less the seconds numba spent compiling kernels meanwhile
+        (:func:`pymoo_fs.compilation.compile_seconds`: a run that compiles a kernel the
+        warm-up did not, such as the flip kernels of a local search, is not charged for it);
+        ``cpu_seconds``: CPU seconds of this process over the same time (all its threads),
+        less the compilations' CPU seconds; ``compile_seconds``: the wall-clock seconds
+        subtracted. Loading a kernel from numba's disk cache is not subtracted (milliseconds).
     """
     from threadpoolctl import threadpool_limits
 
@@ -163,10 +170,16 @@ def execute_run(spec, key, n_threads=None, callback=None):
         computed, hits = problem.evaluation_counts
         seed = run_seed(spec.seed, key.dataset, key.algorithm, key.run, key.fold)
         trace = _Trace(problem.n_obj, callback)
-        start = time.perf_counter()
+        compiled = compile_seconds()
+        start, cpu_start = time.perf_counter(), time.process_time()
         res = minimize(problem, algorithm.make(), spec.budget_of(algorithm).termination,
                        seed=seed, callback=trace, copy_algorithm=False)
-        seconds = time.perf_counter() - start
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+        compile_wall, compile_cpu = (now - before for now, before in zip(compile_seconds(),
+                                                                         compiled))
+        timing = {"seconds": max(0.0, wall - compile_wall),
+                  "cpu_seconds": max(0.0, cpu - compile_cpu),
+                  "compile_seconds": compile_wall}
         computed, hits = (now - before for now, before in zip(problem.evaluation_counts,
                                                               (computed, hits)))
         masks = np.atleast_2d(np.asarray(res.X, dtype=bool))
@@ -186,7 +199,7 @@ def execute_run(spec, key, n_threads=None, callback=None):
         "n_eval": int(res.algorithm.evaluator.n_eval), "n_evaluations": int(computed),
         "n_cache_hits": int(hits), "n_gen": int(res.algorithm.n_gen - 1), "trace": trace.data,
     }
-    return record, seconds
+    return record, timing
 
 
 def run_study(spec, directory, n_jobs=1, scheduler=None, progress=True, stream=None,
@@ -268,10 +281,10 @@ def run_study(spec, directory, n_jobs=1, scheduler=None, progress=True, stream=N
     check = check if check is not None else (lambda: None)
     computed, status = 0, "failed"
     try:
-        for key, record, seconds in _executor(spec, todo, n_jobs, scheduler, check, bar):
-            store.write_run(key, record, seconds)
+        for key, record, timing in _executor(spec, todo, n_jobs, scheduler, check, bar):
+            store.write_run(key, record, timing)
             computed += 1
-            bar.done(key, record, seconds)
+            bar.done(key, record, timing["seconds"])
             check()
         status = "completed"
     except KeyboardInterrupt:
@@ -336,7 +349,7 @@ def _now():
 
 # ---------------------------------------------------------------------------------- executors
 def _executor(spec, keys, n_jobs, scheduler, check, progress=None):
-    """Yield ``(key, record, seconds)`` as runs finish."""
+    """Yield ``(key, record, timing)`` as runs finish (:func:`execute_run`)."""
     if not keys:
         return
     workers = _workers(n_jobs, len(keys))

@@ -207,14 +207,30 @@ class ResultStore:
         """bool: whether the run finished (its result file exists)."""
         return self.run_path(key).exists()
 
-    def write_run(self, key, record, seconds):
-        """Store a finished run: its timing first, then its result file (which marks it done)."""
-        write_json_atomic(self.timing_path(key), {"seconds": round(float(seconds), 6)})
+    def write_run(self, key, record, timing):
+        """Store a finished run: its timing first, then its result file (which marks it done).
+
+        Parameters
+        ----------
+        key : RunKey
+        record : dict
+            The run's record (:func:`~pymoo_fs.studies.runner.execute_run`).
+        timing : float or dict
+            The run's wall-clock seconds, or a dict of its timings (``seconds``, and
+            ``cpu_seconds`` and ``compile_seconds`` where measured), each rounded to the
+            microsecond.
+        """
+        if not isinstance(timing, dict):
+            timing = {"seconds": timing}
+        write_json_atomic(self.timing_path(key),
+                          {name: round(float(value), 6) for name, value in timing.items()})
         write_json_atomic(self.run_path(key), record)
 
     def read_run(self, key):
-        """dict: a run's record, with ``"seconds"`` added from its timing file (NaN if lost or
-        damaged: the timing is not part of the result).
+        """dict: a run's record, with ``"seconds"`` (wall-clock, compilation excluded) and
+        ``"cpu_seconds"`` added from its timing file (NaN if lost or damaged: the timing is
+        not part of the result; ``cpu_seconds`` is NaN too in stores written before it was
+        measured).
 
         Raises
         ------
@@ -224,10 +240,13 @@ class ResultStore:
         record = self.check_run(key)
         timing = self.timing_path(key)
         try:
-            seconds = float(read_checked(timing, ("seconds",))["seconds"])
+            data = read_checked(timing, ("seconds",))
+            seconds = float(data["seconds"])
+            cpu = float(data.get("cpu_seconds", float("nan")))
         except (StoreFileError, TypeError, ValueError):
-            seconds = float("nan")
+            seconds = cpu = float("nan")
         record["seconds"] = seconds
+        record["cpu_seconds"] = cpu
         return record
 
     def check_run(self, key):

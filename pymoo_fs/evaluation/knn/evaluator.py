@@ -15,7 +15,8 @@ from pymoo_fs._validation import check_choice, check_int, check_positive_int
 from pymoo_fs.evaluation.base import CrossValidatedEvaluator, check_float32_range, flip_rows
 from pymoo_fs.evaluation.knn import reference, selfcheck
 from pymoo_fs.evaluation.knn.layout import FoldLayout, RowSeeds, encode_test_labels, fold_score
-from pymoo_fs.evaluation.knn.parallel import ParallelContext
+from pymoo_fs.evaluation.knn.parallel import (ParallelContext, default_threads,
+                                              ensure_threading_layer, threads_for)
 from pymoo_fs.evaluation.knn.paths import PathChooser
 from pymoo_fs.evaluation.knn.planner import GramPlanner, make_kept
 from pymoo_fs.evaluation.knn.precision import AutoPrecision, float32_holds
@@ -84,7 +85,11 @@ class KNNEvaluator(CrossValidatedEvaluator):
         Bytes the evaluator may use for its work arrays; default: half of the physical memory
         (4 GiB where it cannot be read). See Notes.
     n_threads : int, optional
-        Worker threads; default: numba's thread count (the number of cores).
+        Worker threads of every call, as given. Default: chosen per call, the cores of this
+        process's CPUs that other processes leave free (all of them on an idle machine, one
+        beside busy processes or in a job array), one for small work, or ``PYMOO_FS_THREADS``
+        where set (:func:`~pymoo_fs.evaluation.knn.parallel.default_threads`). Scores do not
+        depend on it.
     backend : {"numba", "numpy"}, default="numba"
         The compiled kernels, or the plain-numpy reference implementation (slower; same
         scores).
@@ -236,6 +241,8 @@ class KNNEvaluator(CrossValidatedEvaluator):
         self.incremental = bool(incremental)
         self.pool_memory = _check_bytes("pool_memory", pool_memory, zero=True)
         super().__init__(X, y, cv, random_state, cache_size)
+        if backend != "numpy":
+            ensure_threading_layer()  # before any kernel starts numba's threads
         if precision == "float32":
             check_float32_range(self.X)
         single = precision == "float32" or (precision == "auto" and float32_holds(self.X))
@@ -291,11 +298,12 @@ class KNNEvaluator(CrossValidatedEvaluator):
 
     # ------------------------------------------------------------------ computation
     def _threads(self):
+        """Threads of the next kernel call: ``n_threads`` where given, else
+        :func:`~pymoo_fs.evaluation.knn.parallel.default_threads` (the cores other processes
+        leave free)."""
         if self.n_threads is not None:
             return self.n_threads
-        import numba
-
-        return numba.get_num_threads()
+        return default_threads()
 
     def _compute(self, masks):
         """Scores of distinct non-empty masks (n, D)."""
@@ -435,7 +443,8 @@ class KNNEvaluator(CrossValidatedEvaluator):
             return self._compute(flip_rows(mask, features))
         from pymoo_fs.evaluation.knn.kernels import flips
 
-        threads = self._threads()
+        # a flip set of a few hundred rows does not pay for a parallel region
+        threads = threads_for(self._threads(), self._layout.rows.size * features.size)
         folds = self._layout.kernel_folds()
         G, sq, m2, r2, eps = self._gram.base_matrix(mask, folds, self._seeds, threads)
         cols = np.flatnonzero(mask)

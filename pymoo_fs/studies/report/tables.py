@@ -422,8 +422,9 @@ def legend(results):
     entries += [
         ("evaluations", "subset evaluations per run, mean over the runs (every subset scored, "
          "local searches included; repeats answered from the cache count too)"),
-        ("seconds", "wall-clock seconds per run, mean over the runs (the machine is in the "
-         "provenance)"),
+        ("seconds", "wall-clock seconds per run, mean over the runs, numba's kernel "
+         "compilation excluded (CPU seconds per run are in runs.csv; the machine and its "
+         "load are in the provenance)"),
         ("Q", "Q-measure of selection consistency (Butler-Yeoman, Xue & Zhang, AusDM 2015): "
          "how unevenly the runs' subsets (one per run" + (": the front member with the "
          "highest training score, fewest features on ties" if results.pareto else "")
@@ -489,14 +490,19 @@ def _slug(text):
 # ---------------------------------------------------------------------------------- per run
 #: columns of :func:`run_table` for studies whose runs return a Pareto front
 FRONT_RUN_COLUMNS = ("dataset", "fold", "algorithm", "run", "hv_train", "igd_train", "hv_test",
-                     "igd_test", "n_eval", "seconds", "front_size")
+                     "igd_test", "n_eval", "seconds", "cpu_seconds", "front_size")
 #: columns of :func:`run_table` for studies whose runs return one subset
 SUBSET_RUN_COLUMNS = ("dataset", "fold", "algorithm", "run", "n_selected", "train_score",
                       "test_score", "train_objective", "test_objective", "n_eval", "seconds",
-                      "features")
+                      "cpu_seconds", "features")
 #: columns of :func:`front_table`
 FRONT_COLUMNS = ("dataset", "fold", "algorithm", "run", "n_selected", "selection_ratio",
                  "train_error", "test_error", "features")
+
+
+def _cpu(record):
+    """A run's CPU seconds rounded to milliseconds (NaN where not measured)."""
+    return round(float(record.get("cpu_seconds", float("nan"))), 3)
 
 
 def _ordered_runs(results):
@@ -524,7 +530,9 @@ def run_table(results):
         one subset: its size, training and test score and objective, and its features as
         space-separated 0-based indices).
     rows : list of list
-        Numbers as numbers (``seconds`` rounded to milliseconds, NaN if the timing was lost).
+        Numbers as numbers (``seconds``, wall-clock with numba's compilation excluded, and
+        ``cpu_seconds``, the process's CPU seconds likewise, rounded to milliseconds; NaN if
+        the timing was lost or, for ``cpu_seconds``, not measured by the version that ran).
     """
     rows = []
     if results.pareto:
@@ -533,12 +541,12 @@ def run_table(results):
             ind, key = indicators[dataset][label], (r["run"], r["fold"])
             rows.append([dataset, r["fold"], label, r["run"], ind["hv_train"][key],
                          ind["igd_train"][key], ind["hv_test"][key], ind["igd_test"][key],
-                         r["n_eval"], round(r["seconds"], 3), len(r["features"])])
+                         r["n_eval"], round(r["seconds"], 3), _cpu(r), len(r["features"])])
         return FRONT_RUN_COLUMNS, rows
     for dataset, label, r in _ordered_runs(results):
         rows.append([dataset, r["fold"], label, r["run"], len(r["features"][0]),
                      r["score_train"][0], r["score_test"][0], r["F_train"][0][0],
-                     r["F_test"][0][0], r["n_eval"], round(r["seconds"], 3),
+                     r["F_test"][0][0], r["n_eval"], round(r["seconds"], 3), _cpu(r),
                      " ".join(map(str, r["features"][0]))])
     return SUBSET_RUN_COLUMNS, rows
 
