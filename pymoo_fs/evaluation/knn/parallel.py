@@ -20,7 +20,7 @@ thread-safe, so kernel calls are then serialised by a lock, :data:`_LAUNCH`).
 ``n_threads`` uses, for each call, the cores of this process's CPU affinity (capped by a
 cgroup CPU quota) that other processes leave free: :class:`CoreMonitor` reads the busy time of
 those CPUs (``/proc/stat``) and subtracts this process's own CPU time over the last quarter
-second or more; a core counts as taken once other processes use more than ``0.25`` of it on
+second or more; a core counts as taken once other processes use half of it or more on
 average. Beside one or two busy processes on two cores, or as one of several processes of a
 job array, the evaluator therefore runs on one thread, which was measured faster than two
 there; on an idle machine it runs on all cores as before. Where ``/proc`` does not exist the
@@ -172,9 +172,8 @@ class CoreMonitor:
     process's own CPU time (:func:`time.process_time`) is the other processes' load on them,
     in cores. :meth:`free` is the number of those CPUs minus the cores that load takes (a core
     counts as taken at :attr:`TAKEN` of it), at least 1. Between windows the last measurement
-    stands; the first call has no window yet and measures from the boot-time counters' last
-    ``window`` instead by sleeping no time: it answers with the instantaneous count of running
-    tasks of ``/proc/stat`` (``procs_running``, less this thread).
+    stands. Before the first window has passed, the other processes' load is the count of
+    running tasks in ``/proc/stat`` (``procs_running``) less this thread.
 
     Parameters
     ----------
@@ -185,13 +184,13 @@ class CoreMonitor:
     Attributes
     ----------
     TAKEN : float
-        The other processes' average use of a core (0.25) from which it counts as taken.
+        The other processes' average use of a core (0.5) from which it counts as taken.
     available : bool
         Whether ``/proc/stat`` could be read (Linux); where False, :meth:`free` returns the
         CPUs of the affinity set.
     """
 
-    TAKEN = 0.25
+    TAKEN = 0.5
 
     def __init__(self, window=0.25):
         self.window = float(window)
