@@ -94,6 +94,38 @@ def job(name, quick):
     return time.perf_counter() - start
 
 
+def small_work(datasets=("wine", "zoo", "sonar", "ionosphere", "wdbc", "musk1"), repeats=5):
+    """Idle-machine rows of the small-work rule: every single flip of a half-full mask with one
+    and with two threads (explicit ``n_threads``), per dataset; the rule's work estimate
+    (training rows x flips) beside them."""
+    import numpy as np
+
+    from pymoo_fs.datasets import load_dataset
+    from pymoo_fs.evaluation import KNNEvaluator
+
+    rows = []
+    for name in datasets:
+        data = load_dataset(name)
+        seconds = {}
+        for threads in (1, 2):
+            ev = KNNEvaluator(data.X, data.y, cv=10, n_threads=threads)
+            rng = np.random.default_rng(0)
+            ev.score_flips(rng.random(data.n_features) < 0.5)  # load the kernels
+            times = []
+            for _ in range(repeats):
+                base = rng.random(data.n_features) < 0.5
+                t = time.perf_counter()
+                ev.score_flips(base)
+                times.append(time.perf_counter() - t)
+            seconds[threads] = statistics.median(times)
+        work = data.n_samples * data.n_features
+        rows.append([name, f"{data.n_samples} x {data.n_features}", f"{work:,}",
+                     f"{seconds[1] * 1e3:.2f}", f"{seconds[2] * 1e3:.2f}",
+                     f"{seconds[2] / seconds[1]:.2f}"])
+        print(" | ".join(rows[-1]), flush=True)
+    return ("dataset", "shape", "work", "1 thread (ms)", "2 threads (ms)", "2 / 1"), rows
+
+
 def _launch(name, setting, quick):
     env = {**os.environ, **SETTINGS[setting]}
     if setting != "before":
@@ -137,9 +169,15 @@ def main():
     parser.add_argument("--jobs", nargs="+", choices=JOBS, default=list(JOBS))
     parser.add_argument("--situations", nargs="+", choices=SITUATIONS, default=list(SITUATIONS))
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--small-work", action="store_true",
+                        help="only the small-work rows (flips with 1 and 2 threads)")
     args = parser.parse_args()
     if args.job:
         print(job(args.job, args.quick))
+        return
+    if args.small_work:
+        os.environ.setdefault("PYMOO_FS_DATA", str(ROOT.parent / "shared" / "datasets"))
+        print(markdown_table(*small_work()))
         return
     os.environ.setdefault("PYMOO_FS_DATA", str(ROOT.parent / "shared" / "datasets"))
     # compile (or load) every kernel once, so that no job of the table compiles

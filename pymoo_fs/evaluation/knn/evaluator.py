@@ -297,13 +297,15 @@ class KNNEvaluator(CrossValidatedEvaluator):
         self._flip_prefix_add = _FLIP_PREFIX_ADD
 
     # ------------------------------------------------------------------ computation
-    def _threads(self):
+    def _threads(self, work=None):
         """Threads of the next kernel call: ``n_threads`` where given, else
         :func:`~pymoo_fs.evaluation.knn.parallel.default_threads` (the cores other processes
-        leave free)."""
+        leave free), and one where the call's ``work`` (rows x flips) is small
+        (:func:`~pymoo_fs.evaluation.knn.parallel.threads_for`)."""
         if self.n_threads is not None:
             return self.n_threads
-        return default_threads()
+        threads = default_threads()
+        return threads if work is None else threads_for(threads, work)
 
     def _compute(self, masks):
         """Scores of distinct non-empty masks (n, D)."""
@@ -444,7 +446,7 @@ class KNNEvaluator(CrossValidatedEvaluator):
         from pymoo_fs.evaluation.knn.kernels import flips
 
         # a flip set of a few hundred rows does not pay for a parallel region
-        threads = threads_for(self._threads(), self._layout.rows.size * features.size)
+        threads = self._threads(self._layout.rows.size * features.size)
         folds = self._layout.kernel_folds()
         G, sq, m2, r2, eps = self._gram.base_matrix(mask, folds, self._seeds, threads)
         cols = np.flatnonzero(mask)

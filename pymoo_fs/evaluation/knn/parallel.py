@@ -47,10 +47,11 @@ from pathlib import Path
 __all__ = ["SMALL_WORK", "CoreMonitor", "ParallelContext", "default_threads",
            "ensure_threading_layer", "threading_layer", "threads_for"]
 
-#: work (rows x candidates scanned, the callers' estimate) under which a call runs on one
-#: thread: a parallel region's start and join cost tens of microseconds, and under load a
-#: region waits for its slowest thread
-SMALL_WORK = 200_000
+#: work (a flip call's CV rows x flipped features) under which a call of an evaluator with the
+#: default thread count runs on one thread: a parallel region's start and join cost tens of
+#: microseconds, and under load a region waits for its slowest thread (calibrated by
+#: ``benchmarks/contention.py --small-work``)
+SMALL_WORK = 20_000
 
 #: serialises kernel calls where the threading layer is not thread-safe (workqueue)
 _LAUNCH = threading.RLock()
@@ -313,7 +314,7 @@ def threads_for(threads, work):
     threads : int
         The thread count the caller would use.
     work : int or float
-        The call's work, in row x candidate visits (the caller's estimate).
+        The call's work, in the units of :data:`SMALL_WORK` (CV rows x flipped features).
 
     Returns
     -------
