@@ -263,3 +263,24 @@ def test_blas_is_restored_when_the_last_thread_leaves():
         still = blas()
     assert all(n == 1 for n in inside + still)
     assert blas() == before
+
+
+def _score_in_worker(X, y, masks):
+    import numba
+
+    from pymoo_fs.evaluation import KNNEvaluator
+
+    return KNNEvaluator(X, y, cv=5).score(masks), numba.threading_layer()
+
+
+def test_loky_workers_score_as_the_parent(sonar):
+    from joblib import Parallel, delayed
+
+    rng = np.random.default_rng(9)
+    batches = [rng.random((5, sonar.n_features)) < 0.5 for _ in range(4)]
+    want = [KNNEvaluator(sonar.X, sonar.y, cv=5).score(b) for b in batches]
+    got = Parallel(n_jobs=2, backend="loky")(
+        delayed(_score_in_worker)(sonar.X, sonar.y, b) for b in batches)
+    for w, (g, layer) in zip(want, got):
+        np.testing.assert_array_equal(w, g)
+        assert layer in ("tbb", "workqueue")
