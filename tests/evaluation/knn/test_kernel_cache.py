@@ -147,3 +147,54 @@ def test_an_edit_of_one_kernel_module_recompiles_a_cached_kernel_of_another(tmp_
     # numba's own stamp: sklearn_replay.py is unchanged, so the stale machine code runs
     assert _run(src, plain, "numba") == ("[1, 1]", 1, 0), (
         "numba now notices edits of called functions in other files: see kernels/jit.py")
+
+
+def _run_shared(src, cache):
+    env = dict(os.environ, PYTHONPATH=str(src), PYMOO_FS_KERNEL_CACHE=str(cache))
+    env.pop("NUMBA_CACHE_DIR", None)
+    out = subprocess.run([sys.executable, "-c", _RUN, "kernel"], capture_output=True,
+                         text=True, env=env, cwd=src)
+    assert out.returncode == 0, out.stderr
+    counts, hits, misses = out.stdout.strip().rsplit(" ", 2)
+    return counts, int(hits), int(misses)
+
+
+def test_installations_of_the_same_sources_share_the_per_user_cache(tmp_path):
+    copies = []
+    for name in ("venv_a", "venv_b"):
+        shutil.copytree(Path(pymoo_fs.__file__).parent, tmp_path / name / "pymoo_fs",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        copies.append(tmp_path / name)
+    cache = tmp_path / "user_cache"
+    assert _run_shared(copies[0], cache) == ("[1, 1]", 0, 1)  # compiled and cached
+    assert _run_shared(copies[1], cache) == ("[1, 1]", 1, 0)  # the other copy loads it
+    # nothing in the copies' own folders: the cache is the user's
+    assert not list(copies[1].rglob("*.nbi"))
+    assert len([p for p in cache.iterdir() if p.is_dir()]) == 1
+    # an edit makes a folder of its own: the edited copy never loads the other's kernels
+    certify = copies[1] / "pymoo_fs" / "evaluation" / "knn" / "kernels" / "certify.py"
+    certify.write_text(certify.read_text() + _EDIT)
+    assert _run_shared(copies[1], cache) == ("[0, 0]", 0, 1)
+    assert _run_shared(copies[0], cache) == ("[1, 1]", 1, 0)
+    assert len([p for p in cache.iterdir() if p.is_dir()]) == 2
+
+
+def test_the_cache_key_covers_the_libraries(monkeypatch):
+    import numpy
+
+    key = jit.cache_key()
+    monkeypatch.setattr(numpy, "__version__", numpy.__version__ + ".post-test")
+    assert jit.cache_key() != key
+
+
+def test_numba_cache_dir_and_local_keep_numba_locations(monkeypatch):
+    jit.shared_cache_dir.cache_clear()
+    try:
+        monkeypatch.setenv("NUMBA_CACHE_DIR", "/tmp/somewhere")
+        assert jit.shared_cache_dir() is None
+        jit.shared_cache_dir.cache_clear()
+        monkeypatch.delenv("NUMBA_CACHE_DIR")
+        monkeypatch.setenv("PYMOO_FS_KERNEL_CACHE", "local")
+        assert jit.shared_cache_dir() is None
+    finally:
+        jit.shared_cache_dir.cache_clear()

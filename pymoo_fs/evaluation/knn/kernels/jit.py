@@ -20,10 +20,28 @@ disk still hash to it, so a module edited while a process runs cannot be cached 
 stamp of the sources it was not compiled from. Where numba's caching classes cannot be
 extended (a numba whose internals changed), the kernels are compiled without a disk cache
 (a warning says so): slower starts, never stale code.
+
+**Where the cache lives.** numba files a kernel's cache beside its source (``__pycache__``),
+under a name made from the source file's path, so every installation (each venv or clone)
+would compile its own, and a read-only installation none (numba's "no locator available").
+Unless ``NUMBA_CACHE_DIR`` is set (numba's rule then) or ``PYMOO_FS_KERNEL_CACHE=local``, the
+kernels are cached in a per-user directory instead (:func:`shared_cache_dir`), one folder per
+:func:`cache_key`: the kernels' source hash, the Python ABI, the machine, and the versions of
+numba, llvmlite, numpy, scipy and scikit-learn. Two installations of the same sources with the
+same libraries share the compiled kernels; any other difference gets a folder of its own, and
+the index's stamp is the source hash alone (numba's own modification-time stamp would differ
+between installations of the same file). ``PYMOO_FS_KERNEL_CACHE=<directory>`` moves it. The
+three most recently used folders are kept; older ones are removed.
 """
 
 import functools
 import hashlib
+import inspect
+import os
+import platform
+import shutil
+import sys
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -60,6 +78,97 @@ def process_stamp():
     return source_hash()
 
 
+#: folders of the per-user cache kept (the most recently used)
+KEEP_FOLDERS = 3
+
+
+def cache_key():
+    """str: the per-user cache folder's name for this process's kernels and libraries.
+
+    20 hexadecimal digits of a SHA-256 over :func:`process_stamp`, the Python ABI
+    (``sys.implementation.cache_tag`` and ``sys.abiflags``), the machine and operating system,
+    and the versions of numba, llvmlite, numpy, scipy and scikit-learn.
+    """
+    import llvmlite
+    import numpy
+    import scipy
+    import sklearn
+
+    parts = [process_stamp(), sys.implementation.cache_tag, getattr(sys, "abiflags", ""),
+             platform.machine(), sys.platform, nb.__version__, llvmlite.__version__,
+             numpy.__version__, scipy.__version__, sklearn.__version__]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:20]
+
+
+def _user_cache_root():
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = str(Path.home() / "Library" / "Caches")
+    else:
+        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "pymoo-fs" / "kernels"
+
+
+@functools.lru_cache(maxsize=None)
+def shared_cache_dir():
+    """The per-user folder of the kernels' disk cache, or None for numba's own locations.
+
+    None where ``NUMBA_CACHE_DIR`` is set, ``PYMOO_FS_KERNEL_CACHE`` is ``"local"``, or the
+    folder cannot be made writable. Otherwise ``PYMOO_FS_KERNEL_CACHE`` (a directory) or the
+    user's cache directory (``$XDG_CACHE_HOME`` or ``~/.cache`` on Linux) + ``pymoo-fs/kernels``,
+    then :func:`cache_key`. Folders beyond the :data:`KEEP_FOLDERS` most recently used are
+    removed.
+
+    Returns
+    -------
+    pathlib.Path or None
+    """
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return None
+    chosen = os.environ.get("PYMOO_FS_KERNEL_CACHE", "").strip()
+    if chosen.lower() == "local":
+        return None
+    root = Path(chosen).expanduser() if chosen else _user_cache_root()
+    folder = root / cache_key()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+        os.utime(folder)  # most recently used
+    except OSError:
+        return None
+    try:
+        others = sorted((p for p in root.iterdir() if p.is_dir() and p != folder),
+                        key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in others[KEEP_FOLDERS - 1:]:
+            shutil.rmtree(old, ignore_errors=True)
+    except OSError:
+        pass
+    return folder
+
+
+class _SharedLocator:
+    """A kernel's cache in :func:`shared_cache_dir`, stamped by the sources' hash alone."""
+
+    def __init__(self, folder, lineno, stamp):
+        self._folder = str(folder)
+        self._lineno = lineno
+        self._stamp = stamp
+
+    def ensure_cache_path(self):
+        os.makedirs(self._folder, exist_ok=True)
+
+    def get_cache_path(self):
+        return self._folder
+
+    def get_disambiguator(self):
+        return str(self._lineno)
+
+    def get_source_stamp(self):
+        return ("pymoo-fs kernel sources", self._stamp)
+
+
 class _StampedLocator:
     """numba's cache locator of one function, its source stamp extended by
     :func:`process_stamp` (everything else is the locator numba chose)."""
@@ -90,8 +199,21 @@ def _kernel_cache_class():
 
     class KernelCacheImpl(CompileResultCacheImpl):
         def __init__(self, py_func):
-            super().__init__(py_func)
-            self._locator = _StampedLocator(self._locator, process_stamp())
+            shared = shared_cache_dir()
+            try:
+                super().__init__(py_func)
+            except RuntimeError:  # no locator: a read-only installation
+                if shared is None:
+                    raise
+                self._lineno = py_func.__code__.co_firstlineno
+            if shared is None:
+                self._locator = _StampedLocator(self._locator, process_stamp())
+                return
+            self._locator = _SharedLocator(shared, self._lineno, process_stamp())
+            modname = os.path.splitext(os.path.basename(inspect.getfile(py_func)))[0]
+            qualname = getattr(py_func, "__qualname__", py_func.__name__)
+            self._filename_base = self.get_filename_base(f"{modname}.{qualname}",
+                                                         getattr(sys, "abiflags", ""))
 
     class KernelCache(FunctionCache):
         """numba's function cache whose index stamp covers every kernel module."""
