@@ -350,3 +350,29 @@ def test_object_checkpoint_continues_as_the_uninterrupted_run(name, data):
         while checkpoint.has_next():
             checkpoint.next()
         _assert_same(checkpoint.result(), expected)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_functional_checkpoint_under_a_longer_termination(name, data):
+    # pymoo's recipe: finish a short run, keep the algorithm, set a longer termination,
+    # minimize again: the schedules continue as in the uninterrupted run
+    problem = _problem(name, data)
+    expected = minimize(problem, _algorithm(name), ("n_gen", 5), seed=1)
+    algorithm = _algorithm(name)
+    minimize(problem, algorithm, ("n_gen", 2), seed=1, copy_algorithm=False)
+    checkpoint = pickle.loads(pickle.dumps(algorithm))
+    checkpoint.termination = MaximumGenerationTermination(5)
+    res = minimize(problem, checkpoint, seed=1, copy_algorithm=False)
+    _assert_same(res, expected)
+    assert res.algorithm.evaluator.n_eval == expected.algorithm.evaluator.n_eval
+
+
+def test_a_finished_sequential_search_does_not_evaluate_again(data):
+    problem = _problem("SFS", data)
+    algorithm = _algorithm("SFS")
+    minimize(problem, algorithm, seed=1, copy_algorithm=False)
+    assert algorithm.exhausted_
+    n_eval = algorithm.evaluator.n_eval
+    algorithm.termination = MaximumGenerationTermination(100)
+    res = minimize(problem, algorithm, seed=1, copy_algorithm=False)
+    assert algorithm.evaluator.n_eval == n_eval and res.X is not None

@@ -490,6 +490,32 @@ class FeatureSelectionAlgorithm(CheckedSetup, Algorithm):
         super()._post_advance()
         if self._progress_origin is None:
             self._progress_origin = self.termination.perc
+            # what a termination set later (a loaded checkpoint continued under a new one)
+            # needs to place the origin on its own scale
+            self._origin_termination = self.termination
+            self._origin_state = (self.n_iter - 1, self.evaluator.n_eval,
+                                  time.time() - self.start_time)
+
+    def has_next(self):
+        """pymoo's ``has_next``; False once a search has exhausted itself (``exhausted_``),
+        whatever termination was set since (a finished sequential search does not evaluate
+        again when continued under a longer one)."""
+        if getattr(self, "exhausted_", False):
+            return False
+        return super().has_next()
+
+    def _origin_progress(self):
+        """``p0`` of :meth:`progress` on the termination in force.
+
+        The termination's progress after the initial population: recorded then; for a
+        termination set afterwards (pymoo's checkpoint recipe: load, set a longer
+        termination, ``minimize`` again) computed on its own scale from the generation, the
+        evaluations and the seconds of that moment, so the schedules continue as the
+        uninterrupted run under the new termination would have them.
+        """
+        if self.termination is getattr(self, "_origin_termination", self.termination):
+            return self._progress_origin
+        return _perc_at(self.termination, *self._origin_state)
 
     def _fitness(self, pop):
         """Values the algorithm minimises, shape (n, 1) (the problem's ``F`` for two or more).
@@ -517,13 +543,29 @@ class FeatureSelectionAlgorithm(CheckedSetup, Algorithm):
             largest for a collection) and ``p0`` its value after the initial population; 0.0
             before the first move. With ``("n_gen", G)``, at the ``m``-th move this is
             ``(m - 1) / (G - 1)``, the ``t / T`` of the papers' schedules.
+
+        Notes
+        -----
+        **Checkpoints.** When the termination is replaced after the run started (pymoo's
+        checkpoint recipe: finish a run, load the algorithm, set a longer termination,
+        ``minimize`` again), ``p`` and ``p0`` are both read on the new termination's scale
+        (generations, evaluations and seconds of the last generation and of the initial
+        population), so every schedule that reads :meth:`progress` (inertia weights, FSIPSO's
+        phases, mutation rates) continues exactly as the uninterrupted run under the new
+        termination: the same result and budget (tested for every registered algorithm with
+        ``n_gen``). Criteria other than generations, evaluations and time count as 0.
         """
         if self._progress_origin is None:
             return 0.0
-        p0 = self._progress_origin
+        p0 = self._origin_progress()
         if p0 >= 1.0:
             return 1.0
-        return float(min(max((self.termination.perc - p0) / (1.0 - p0), 0.0), 1.0))
+        if self.termination is getattr(self, "_origin_termination", self.termination):
+            perc = self.termination.perc
+        else:  # a termination set since: its progress on the state of the last generation
+            perc = _perc_at(self.termination, self.n_iter - 1, self.evaluator.n_eval,
+                            time.time() - self.start_time)
+        return float(min(max((perc - p0) / (1.0 - p0), 0.0), 1.0))
 
     def evaluations_left(self):
         """Evaluations an evaluation limit of the termination still allows.
@@ -1236,6 +1278,25 @@ def _violation(pop):
     if CV is None or np.asarray(CV).dtype == object:
         return np.zeros(len(pop))
     return np.asarray(CV, dtype=float).reshape(len(pop), -1)[:, 0]
+
+
+def _perc_at(termination, n_gen, n_eval, seconds):
+    """pymoo's ``termination.perc`` had the run been at generation ``n_gen``, ``n_eval``
+    evaluations and ``seconds`` (criteria of other kinds count as 0: their start)."""
+    if isinstance(termination, MaximumGenerationTermination):
+        return 0.0 if termination.n_max_gen is None else n_gen / termination.n_max_gen
+    if isinstance(termination, MaximumFunctionCallTermination):
+        return 0.0 if termination.n_max_evals is None else n_eval / termination.n_max_evals
+    if isinstance(termination, TimeBasedTermination):
+        return seconds / termination.max_time
+    inner = list(getattr(termination, "criteria", ()) or ()) + list(
+        getattr(termination, "terminations", ()) or ())
+    if getattr(termination, "termination", None) is not None:
+        inner.append(termination.termination)
+    if not inner:
+        return 0.0
+    values = [_perc_at(t, n_gen, n_eval, seconds) for t in inner]
+    return min(values) if type(termination).__name__ == "TerminateIfAll" else max(values)
 
 
 def _criteria(termination):
