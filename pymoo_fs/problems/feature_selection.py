@@ -772,5 +772,7 @@ def _refuse_empty(masks):
     if empty.size:
         raise ValueError(
             f"mask {int(empty[0])} selects no feature: an empty mask is not a feature subset "
-            f"(algorithms repair it when decoding; see FeatureSelectionProblem)"
+            f"(pymoo-fs algorithms repair it when decoding; with pymoo's own operators, e.g. "
+            f"GA or NSGA2 with BitflipMutation, pass repair=NonEmptyRepair() from "
+            f"pymoo_fs.problems; see FeatureSelectionProblem)"
         )
