@@ -355,7 +355,9 @@ def test_object_checkpoint_continues_as_the_uninterrupted_run(name, data):
 @pytest.mark.parametrize("name", NAMES)
 def test_functional_checkpoint_under_a_longer_termination(name, data):
     # pymoo's recipe: finish a short run, keep the algorithm, set a longer termination,
-    # minimize again: the schedules continue as in the uninterrupted run
+    # minimize again. Two generations make one move, at progress 0 under any termination; the
+    # later moves read the new termination's progress: the uninterrupted run, bit for bit
+    # (before, FSIPSO, BVDPSO, UBPSO, VLPSO and AMSO restarted their schedules)
     problem = _problem(name, data)
     expected = minimize(problem, _algorithm(name), ("n_gen", 5), seed=1)
     algorithm = _algorithm(name)
@@ -376,3 +378,24 @@ def test_a_finished_sequential_search_does_not_evaluate_again(data):
     algorithm.termination = MaximumGenerationTermination(100)
     res = minimize(problem, algorithm, seed=1, copy_algorithm=False)
     assert algorithm.evaluator.n_eval == n_eval and res.X is not None
+
+
+@pytest.mark.parametrize("name", ["FSIPSO", "BVDPSO", "UBPSO", "CMDPSOFS"])
+def test_continued_schedules_read_the_new_terminations_progress(name, data):
+    problem = _problem(name, data)
+    seen = {}
+
+    def record(key):
+        return lambda algorithm: seen.setdefault(key, []).append(
+            (algorithm.n_gen, algorithm.progress()))
+
+    minimize(problem, _algorithm(name), ("n_gen", 8), seed=1, callback=record("whole"))
+    algorithm = _algorithm(name)
+    minimize(problem, algorithm, ("n_gen", 3), seed=1, copy_algorithm=False)
+    algorithm.termination = MaximumGenerationTermination(8)
+    algorithm.callback = record("continued")
+    minimize(problem, algorithm, seed=1, copy_algorithm=False)
+    whole = dict(seen["whole"])
+    assert [g for g, _ in seen["continued"]] == [4, 5, 6, 7, 8]
+    for g, p in seen["continued"]:  # no restart: the uninterrupted run's progress
+        assert p == pytest.approx(whole[g], abs=1e-12)

@@ -488,6 +488,7 @@ class FeatureSelectionAlgorithm(CheckedSetup, Algorithm):
 
     def _post_advance(self):
         super()._post_advance()
+        self._updated_termination = self.termination  # pymoo has just updated its perc
         if self._progress_origin is None:
             self._progress_origin = self.termination.perc
             # what a termination set later (a loaded checkpoint continued under a new one)
@@ -499,9 +500,18 @@ class FeatureSelectionAlgorithm(CheckedSetup, Algorithm):
     def has_next(self):
         """pymoo's ``has_next``; False once a search has exhausted itself (``exhausted_``),
         whatever termination was set since (a finished sequential search does not evaluate
-        again when continued under a longer one)."""
+        again when continued under a longer one). A termination set since the last
+        generation gets the progress pymoo would have given it then (see :meth:`progress`)."""
         if getattr(self, "exhausted_", False):
             return False
+        if (getattr(self, "_origin_state", None) is not None and self.termination
+                is not getattr(self, "_updated_termination", self.termination)):
+            # a termination set since the last generation: its progress at that generation,
+            # as pymoo would have updated it (a fresh one reads 0)
+            self.termination.perc = _perc_at(self.termination, self.n_iter - 1,
+                                             self.evaluator.n_eval,
+                                             time.time() - self.start_time)
+            self._updated_termination = self.termination
         return super().has_next()
 
     def _origin_progress(self):
@@ -560,9 +570,9 @@ class FeatureSelectionAlgorithm(CheckedSetup, Algorithm):
         p0 = self._origin_progress()
         if p0 >= 1.0:
             return 1.0
-        if self.termination is getattr(self, "_origin_termination", self.termination):
-            perc = self.termination.perc
-        else:  # a termination set since: its progress on the state of the last generation
+        if self.termination is getattr(self, "_updated_termination", self.termination):
+            perc = self.termination.perc  # pymoo's, updated after the last generation
+        else:  # set since the last generation, not updated yet: its progress then
             perc = _perc_at(self.termination, self.n_iter - 1, self.evaluator.n_eval,
                             time.time() - self.start_time)
         return float(min(max((perc - p0) / (1.0 - p0), 0.0), 1.0))
