@@ -399,3 +399,31 @@ def test_continued_schedules_read_the_new_terminations_progress(name, data):
     assert [g for g, _ in seen["continued"]] == [4, 5, 6, 7, 8]
     for g, p in seen["continued"]:  # no restart: the uninterrupted run's progress
         assert p == pytest.approx(whole[g], abs=1e-12)
+
+
+def test_keyword_errors_list_only_what_the_algorithm_takes():
+    import importlib
+    import inspect
+
+    from pymoo_fs.algorithms import MOPSO
+    from pymoo_fs.algorithms.base import FeatureSelectionAlgorithm, _own_parameters
+
+    with pytest.raises(TypeError, match="unexpected keyword argument 'reverse_velocity'") as e:
+        MOPSO(reverse_velocity=True)  # fixed by MOPSO for ParticleSwarm: not a raw TypeError
+    assert "inclusive_threshold" not in str(e.value) and "pop_size" in str(e.value)
+    tried = 0
+    for name in NAMES:  # every keyword listed is accepted (its default given)
+        module, _, attr = algorithm_info(name).reference.partition(":")
+        cls = getattr(importlib.import_module(module), attr.split("@")[0])
+        if not (isinstance(cls, type) and issubclass(cls, FeatureSelectionAlgorithm)):
+            continue
+        for keyword in sorted(_own_parameters(cls)):
+            for klass in cls.__mro__:
+                init = klass.__dict__.get("__init__")
+                parameter = None if init is None else inspect.signature(init).parameters.get(
+                    keyword)
+                if parameter is not None and parameter.default is not parameter.empty:
+                    cls(**{keyword: parameter.default})
+                    tried += 1
+                    break
+    assert tried > 100

@@ -31,6 +31,7 @@ swarm optimization with fuzzy learning for large-scale feature selection", Symme
 14(6):1142, 2022, doi:10.3390/sym14061142.
 """
 
+import functools
 import inspect
 import math
 import numbers
@@ -352,6 +353,14 @@ class FeatureSelectionAlgorithm(CheckedSetup, Algorithm):
     registry_names: tuple = ()
     fitness = "objective"
     handles_constraints = True
+
+    def __new__(cls, *args, **kwargs):
+        # a keyword the class fixes for its base would end in Python's "got multiple values
+        # for keyword argument": refuse it first, listing what the class takes
+        if kwargs and cls.__module__.startswith("pymoo_fs."):  # a user's class: its own rules
+            accepted = set(PYMOO_KEYWORDS) | _own_parameters(cls)
+            check_keywords(f"{cls.__name__}()", kwargs, accepted)
+        return super().__new__(cls)
 
     def __init__(self, **kwargs):
         unknown = [k for k in kwargs if k not in PYMOO_KEYWORDS]
@@ -1326,14 +1335,58 @@ def _criteria(termination):
 
 
 def _own_parameters(cls):
-    """Named parameters of the ``__init__`` of ``cls`` and of its pymoo-fs bases (for the
-    message of an unknown keyword)."""
-    names = set()
-    for klass in cls.__mro__:
-        init = klass.__dict__.get("__init__")
-        if init is None or not klass.__module__.startswith("pymoo_fs"):
-            continue
-        for name, param in inspect.signature(init).parameters.items():
-            if param.kind in (param.POSITIONAL_OR_KEYWORD, param.KEYWORD_ONLY) and name != "self":
-                names.add(name)
+    """The keywords ``cls(...)`` accepts of its pymoo-fs ``__init__`` chain (for the message of
+    an unknown keyword): each ``__init__``'s named parameters, plus, where it takes
+    ``**kwargs``, those of the base it calls that it does not set itself (MOPSO fixes
+    ``inclusive_threshold``, ``initial_velocity`` and ``reverse_velocity`` of
+    :class:`ParticleSwarm`, so they are not listed)."""
+    names = set(_accepted(cls))
+    if "sampling_encoding" in dir(cls) and cls.sampling_encoding is None:
+        names.discard("sampling")  # refused by name: its encoding cannot start from masks
     return names
+
+
+@functools.lru_cache(maxsize=None)
+def _accepted(cls):
+    init = cls.__dict__.get("__init__")
+    mro = cls.__mro__
+    if init is None:  # the first base that defines one
+        for klass in mro[1:]:
+            if "__init__" in klass.__dict__:
+                return _accepted(klass) if klass.__module__.startswith("pymoo_fs") else ()
+        return ()
+    if not cls.__module__.startswith("pymoo_fs"):
+        return ()
+    params = inspect.signature(init).parameters
+    names = {n for n, p in params.items()
+             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and n != "self"}
+    if not any(p.kind == p.VAR_KEYWORD for p in params.values()):
+        return tuple(sorted(names))
+    base = next((k for k in mro[1:] if "__init__" in k.__dict__), None)
+    if base is None or not base.__module__.startswith("pymoo_fs"):
+        return tuple(sorted(names))
+    fixed = _fixed_by(init, base)
+    return tuple(sorted(names | (set(_accepted(base)) - fixed)))
+
+
+def _fixed_by(init, base):
+    """Names of ``base.__init__`` that ``init`` passes itself in its ``super().__init__``
+    call (keywords, and positional arguments mapped to the base's parameters)."""
+    import ast
+    import textwrap
+
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(init)))
+    except (OSError, TypeError, SyntaxError):
+        return set()
+    base_params = [n for n, p in inspect.signature(base.__init__).parameters.items()
+                   if p.kind == p.POSITIONAL_OR_KEYWORD and n != "self"]
+    fixed = set()
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "__init__" and isinstance(node.func.value, ast.Call)
+                and getattr(node.func.value.func, "id", None) == "super"):
+            fixed |= {k.arg for k in node.keywords if k.arg is not None}
+            n_pos = sum(1 for a in node.args if not isinstance(a, ast.Starred))
+            fixed |= set(base_params[:n_pos])
+    return fixed
