@@ -1190,7 +1190,7 @@ class ParticleSwarm(PSOCoefficients, SwarmAlgorithm):
     above the threshold by selecting its largest coordinate.
     """
 
-    sampling_encoding = "threshold"
+    sampling_encoding: str | None = "threshold"
 
     def __init__(self, pop_size, w, c1, c2, vmax, threshold, inclusive_threshold,
                  initial_velocity, random_coefficients, reverse_velocity, pbest_rule, **kwargs):

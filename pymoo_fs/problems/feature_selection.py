@@ -103,6 +103,10 @@ class FeatureSelectionProblem(Problem):
 
     #: True: equal ``F`` goes to the mask with fewer features (the problem's ordering)
     fewer_breaks_ties = False
+    #: the constraints set by :meth:`constrain` (None: not constrained)
+    max_features: int | None = None
+    feature_costs: np.ndarray | None = None
+    cost_budget: float | None = None
 
     def __init__(self, evaluator: Evaluator, n_obj: int, X_test: ArrayLike | None = None,
                  y_test: ArrayLike | None = None) -> None:
@@ -331,10 +335,10 @@ class FeatureSelectionProblem(Problem):
         """
         masks = as_masks(masks, self.n_var)
         columns = []
-        if getattr(self, "max_features", None) is not None:
-            columns.append(masks.sum(axis=1) - float(self.max_features))  # type: ignore
-        if getattr(self, "feature_costs", None) is not None:
-            columns.append(masks @ self.feature_costs - self.cost_budget)  # type: ignore
+        if self.max_features is not None:
+            columns.append(masks.sum(axis=1) - float(self.max_features))
+        if self.feature_costs is not None and self.cost_budget is not None:
+            columns.append(masks @ self.feature_costs - self.cost_budget)
         if not columns:
             return np.zeros((masks.shape[0], 0))
         return np.column_stack(columns).astype(np.float64)
