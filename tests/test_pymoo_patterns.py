@@ -427,3 +427,15 @@ def test_keyword_errors_list_only_what_the_algorithm_takes():
                     tried += 1
                     break
     assert tried > 100
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_continuous_problems_are_refused_by_name(name):
+    from pymoo.problems import get_problem
+
+    if name in ("NSGA-II", "SPEA2"):  # pymoo's own, with bit operators the user may replace
+        return
+    problem = get_problem("zdt1" if n_objectives(name) != 1 else "rastrigin")
+    with pytest.raises(ValueError, match="boolean masks") as error:
+        minimize(problem, _algorithm(name), ("n_gen", 2), seed=1)
+    assert type(problem).__name__ in str(error.value)

@@ -383,6 +383,7 @@ class FeatureSelectionAlgorithm(CheckedSetup, Algorithm):
         if self.fitness == "accuracy" and not isinstance(problem, FeatureSelectionProblem):
             raise ValueError(f"{name}: fitness='accuracy' needs a FeatureSelectionProblem, "
                              f"which reports each mask's score; got {type(problem).__name__}")
+        _check_binary(name, problem)
         if _constrained(problem) and not self.handles_constraints:
             raise ValueError(f"{name} cannot honour constraints, and {type(problem).__name__} "
                              f"has {_n_constraints(problem)} (n_ieq_constr + n_eq_constr): use "
@@ -1279,6 +1280,23 @@ def _check_tell_matches_ask(name, infills, masks, can_encode):
                          f"{changed[:5].tolist()}), and this swarm's encoding cannot follow a "
                          f"changed mask: tell back the asked masks (set F, G, H on them)")
     return changed
+
+
+def _check_binary(name, problem):
+    """Refuse a problem whose variables are not bits: pymoo-fs algorithms search masks."""
+    vtype = getattr(problem, "vtype", None)
+    if vtype in (bool, np.bool_):
+        return
+    xl, xu = getattr(problem, "xl", None), getattr(problem, "xu", None)
+    bits = (xl is not None and xu is not None and np.all(np.asarray(xl) == 0)
+            and np.all(np.asarray(xu) == 1))
+    if vtype in (None, int) and bits:
+        return
+    raise ValueError(f"{name} searches boolean masks (feature subsets); "
+                     f"{type(problem).__name__} has variables of vtype={getattr(vtype, '__name__', vtype)} "
+                     f"in [{np.min(xl) if xl is not None else None}, "
+                     f"{np.max(xu) if xu is not None else None}]: use a pymoo algorithm for "
+                     f"continuous problems (GA, DE, NSGA2), or a problem with vtype=bool")
 
 
 def _n_constraints(problem):
