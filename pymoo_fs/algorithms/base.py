@@ -375,6 +375,7 @@ class FeatureSelectionAlgorithm(CheckedSetup, Algorithm):
 
     def _setup(self, problem, **kwargs):
         name = type(self).__name__
+        _check_binary(name, problem)
         if self.n_objectives == 1 and problem.n_obj != 1:
             raise ValueError(f"{name} is single-objective; the problem has {problem.n_obj} "
                              f"objectives")
@@ -383,7 +384,6 @@ class FeatureSelectionAlgorithm(CheckedSetup, Algorithm):
         if self.fitness == "accuracy" and not isinstance(problem, FeatureSelectionProblem):
             raise ValueError(f"{name}: fitness='accuracy' needs a FeatureSelectionProblem, "
                              f"which reports each mask's score; got {type(problem).__name__}")
-        _check_binary(name, problem)
         if _constrained(problem) and not self.handles_constraints:
             raise ValueError(f"{name} cannot honour constraints, and {type(problem).__name__} "
                              f"has {_n_constraints(problem)} (n_ieq_constr + n_eq_constr): use "
