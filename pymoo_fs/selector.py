@@ -141,6 +141,13 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
     verbose : int, default=0
         0 is silent; 1 shows a tqdm progress bar (on stderr) of the budget spent, with the best
         error and the front's size; 2 or more prints pymoo's table of each generation.
+    max_features : int or None, default=None
+        At most this many selected features (``1 <= max_features <= n_features``): the
+        search's problem carries it as a pymoo constraint
+        (:meth:`~pymoo_fs.problems.FeatureSelectionProblem.constrain`, searched feasibility
+        first), and ``pareto_front_`` and ``support_`` hold subsets of at most
+        ``max_features`` features only (sklearn-genetic-opt's ``max_features``). None: no
+        bound.
 
     Attributes
     ----------
@@ -267,11 +274,13 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
                    Interval(numbers.Integral, 1, None, closed="left"), None],
         "random_state": ["random_state"],
         "verbose": ["verbose"],
+        "max_features": [Interval(numbers.Integral, 1, None, closed="left"), None],
     }
 
     def __init__(self, estimator=None, *, algorithm=None, objective="pareto", alpha=0.9, cv=5,
                  scoring="accuracy", pop_size=None, n_gen=100, max_evals="auto", max_time=None,
-                 select="within_tol", tol=0.01, n_jobs=None, random_state=None, verbose=0):
+                 select="within_tol", tol=0.01, n_jobs=None, random_state=None, verbose=0,
+                 max_features=None):
         self.estimator = estimator
         self.algorithm = algorithm
         self.objective = objective
@@ -287,6 +296,7 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.random_state = random_state
         self.verbose = verbose
+        self.max_features = max_features
 
     # ------------------------------------------------------------------ fit
     def fit(self, X, y):
@@ -309,7 +319,7 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
             See the class docstring.
         """
         self._validate_params()
-        for name in ("pop_size", "n_gen", "max_evals", "select", "n_jobs"):
+        for name in ("pop_size", "n_gen", "max_evals", "select", "n_jobs", "max_features"):
             value = getattr(self, name)
             if isinstance(value, (bool, np.bool_)):  # scikit-learn takes True for the int 1
                 raise ValueError(f"{name} must be an int (or its documented options), got "
@@ -331,9 +341,18 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         evaluator = make_evaluator(X, y, self.estimator, **options)
         recorder, monitor = self._search(algorithm, evaluator, termination, seed)
 
-        F = recorder.F
+        F, masks = recorder.F, recorder.masks
+        if self.max_features is not None:
+            # the constraint bounds the size only: no larger subset dominates a feasible one,
+            # so the feasible part of the recorded front is the constrained front
+            feasible = F[:, 1] <= self.max_features
+            if not feasible.any():
+                raise ValueError(f"no subset of at most max_features={self.max_features} "
+                                 f"features was evaluated within the budget: raise n_gen, "
+                                 f"max_evals or max_features")
+            F, masks = F[feasible], masks[feasible]
         order = np.lexsort((F[:, 0], F[:, 1]))
-        self.pareto_masks_ = recorder.masks[order]
+        self.pareto_masks_ = masks[order]
         self.pareto_front_ = {"n_features": F[order, 1].astype(np.int64), "error": F[order, 0]}
         self.chosen_index_ = self._choose()
         self.pareto_front_["chosen"] = np.arange(len(order)) == self.chosen_index_
@@ -349,6 +368,8 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         """Run the search on the objective's problem; the front recorder and the monitor."""
         recorder = FrontRecorder(evaluator)
         problem = self._objective().problem(recorder)
+        if self.max_features is not None:
+            problem.constrain(max_features=self.max_features)
         monitor = _Monitor(recorder, show_bar=self.verbose == 1)
         try:
             algorithm.setup(problem, termination=termination, seed=run_seed(seed, "search"),

@@ -88,7 +88,8 @@ def distance_tournament(F, F_particles, random_state):
     return np.where(db < da, b, np.where(da < db, a, np.where(coin, b, a))).astype(np.int64)
 
 
-def merge_archive(positions, members, new_positions, new_members, capacity=None):
+def merge_archive(positions, members, new_positions, new_members, capacity=None,
+                  objectives=None):
     """The non-dominated union of an archive and newcomers, positions kept alongside.
 
     Parameters
@@ -102,6 +103,10 @@ def merge_archive(positions, members, new_positions, new_members, capacity=None)
         The newcomers, row for row.
     capacity : int, optional
         Maximum size; overflow is truncated by :func:`~pymoo_fs.pareto.truncate_by_crowding`.
+    objectives : callable, optional
+        ``objectives(population) -> (n, m)`` values compared instead of ``F`` (an algorithm's
+        feasibility-first values on a constrained problem,
+        :meth:`~pymoo_fs.algorithms.FeatureSelectionAlgorithm._objectives`).
 
     Returns
     -------
@@ -110,7 +115,8 @@ def merge_archive(positions, members, new_positions, new_members, capacity=None)
         so a newcomer equal in objectives to a member is not taken).
     """
     merged = Population.merge(members, new_members)
-    keep = nondominated_union(merged.get("F"), capacity)
+    keep = nondominated_union(merged.get("F") if objectives is None else objectives(merged),
+                              capacity)
     return np.vstack([positions, new_positions])[keep], merged[keep]
 
 

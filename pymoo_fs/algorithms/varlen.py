@@ -318,8 +318,9 @@ class VariableLengthSwarm(PSOCoefficients, SwarmAlgorithm):
         best = self._best_personal_best()
         candidate = self.pbest_pop_[best]
         if self.gbest_ind_ is not None:
+            both = self._objectives(Population.create(candidate, self.gbest_ind_))
             replace = swarm.replace_personal_bests(
-                candidate.F[None, :], self.gbest_ind_.F[None, :], [candidate.X.sum()],
+                both[:1], both[1:], [candidate.X.sum()],
                 [self.gbest_ind_.X.sum()], self.single_rule(), self.random_state)[0]
             if not replace:
                 return False
@@ -373,7 +374,8 @@ class VariableLengthSwarm(PSOCoefficients, SwarmAlgorithm):
             pbest = self.pbest_pop_.copy()
             masks = self._masks_of(truncated, P[truncated])
             if stale_pbest_fitness:
-                evaluated = Population.new("X", masks, "F", self.pbest_F_[truncated])
+                evaluated = Population.new("X", masks, "F", self.pbest_F_[truncated],
+                                           "G", self.pbest_pop_[truncated].get("G"))
             else:
                 evaluated = Population.new("X", masks)
                 self.evaluator.eval(self.problem, evaluated)

@@ -7,13 +7,16 @@ import numpy as np
 from numpy.typing import ArrayLike
 from pymoo.core.problem import Problem
 
-from pymoo_fs._validation import check_unit_interval
+from pymoo_fs._validation import check_int, check_unit_interval
 from pymoo_fs.evaluation import Evaluator, make_evaluator
 from pymoo_fs.evaluation.base import flip_rows
 from pymoo_fs.evaluation.estimator import ESTIMATOR_OPTIONS, KNN_OPTIONS
 from pymoo_fs.relevance import RELEVANCE_MEASURES, relevance_measure
 
-__all__ = ["BiObjectiveFeatureSelection", "FeatureSelectionProblem", "WeightedFeatureSelection",
+#: the keywords of :meth:`FeatureSelectionProblem.constrain`, also taken by ``from_data``
+CONSTRAINTS = ("max_features", "feature_costs", "cost_budget")
+
+__all__ = ["CONSTRAINTS", "BiObjectiveFeatureSelection", "FeatureSelectionProblem", "WeightedFeatureSelection",
            "as_masks", "flip_masks"]
 
 
@@ -87,10 +90,23 @@ class FeatureSelectionProblem(Problem):
     then the number of selected features (:meth:`better`). The single-objective swarms read
     the attribute in their core (personal and global bests, CSO's competitions), so every
     swarm follows the problem's order.
+
+    **Constraints.** :meth:`constrain` (or ``from_data(..., max_features=, feature_costs=,
+    cost_budget=)``) adds pymoo inequality constraints ``G <= 0``: at most ``max_features``
+    selected features (``G = |S| - max_features``; the ``max_features`` of
+    sklearn-genetic-opt's ``GAFeatureSelectionCV``), and a budget on the summed cost of the
+    selected features (``G = sum_{d in S} c_d - budget``: cost-sensitive feature selection,
+    where measuring a feature has a price). pymoo computes the constraint violation ``CV``
+    from ``G``; every algorithm of :mod:`pymoo_fs.algorithms` prefers feasible masks, then
+    lower ``F`` (see :class:`~pymoo_fs.algorithms.FeatureSelectionAlgorithm`).
     """
 
     #: True: equal ``F`` goes to the mask with fewer features (the problem's ordering)
     fewer_breaks_ties = False
+    #: the constraints set by :meth:`constrain` (None: not constrained)
+    max_features: int | None = None
+    feature_costs: np.ndarray | None = None
+    cost_budget: float | None = None
 
     def __init__(self, evaluator: Evaluator, n_obj: int, X_test: ArrayLike | None = None,
                  y_test: ArrayLike | None = None) -> None:
@@ -130,7 +146,8 @@ class FeatureSelectionProblem(Problem):
             The problem's own parameters (``alpha`` of the weighted problem) and every
             evaluator option (``n_neighbors``, ``cv``, ``scoring``, ``random_state``, ``n_jobs``,
             ``cache_size``, and for the fast path ``memory_limit``, ``n_threads``,
-            ``backend``, ``precision``).
+            ``backend``, ``precision``), and the constraints of :meth:`constrain`
+            (``max_features``, ``feature_costs``, ``cost_budget``).
 
         Returns
         -------
@@ -161,7 +178,7 @@ class FeatureSelectionProblem(Problem):
         """
         own = [name for name in inspect.signature(cls.__init__).parameters
                if name not in ("self", "evaluator", "X_test", "y_test")]
-        accepted = set(own) | set(KNN_OPTIONS) | set(ESTIMATOR_OPTIONS)
+        accepted = set(own) | set(KNN_OPTIONS) | set(ESTIMATOR_OPTIONS) | set(CONSTRAINTS)
         unknown = [k for k in options if k not in accepted]
         if unknown:
             raise TypeError(
@@ -169,8 +186,10 @@ class FeatureSelectionProblem(Problem):
                 f"{unknown[0]!r}; accepted: {', '.join(sorted(accepted))}"
             )
         problem_options = {k: options.pop(k) for k in own if k in options}
+        constraints = {k: options.pop(k) for k in CONSTRAINTS if k in options}
         evaluator = make_evaluator(X, y, estimator, **options)
-        return cls(evaluator, X_test=X_test, y_test=y_test, **problem_options)
+        problem = cls(evaluator, X_test=X_test, y_test=y_test, **problem_options)
+        return problem.constrain(**constraints) if constraints else problem
 
     def __deepcopy__(self, memo):
         """The problem itself: a deep copy shares the problem, its evaluator and its cache.
@@ -224,6 +243,110 @@ class FeatureSelectionProblem(Problem):
         scores = _checked_scores(self.evaluator, self.evaluator.score(masks), masks.shape[0])
         out["F"] = self.objectives(scores, masks)
         out["score"] = scores
+        self._set_constraints(masks, out)
+
+    # ------------------------------------------------------------------ constraints
+    def constrain(self, max_features: int | None = None, feature_costs: ArrayLike | None = None,
+                  cost_budget: float | None = None) -> Self:
+        """Add inequality constraints on the subset: a maximum size, a cost budget, or both.
+
+        Parameters
+        ----------
+        max_features : int, optional
+            At most this many selected features, in ``[1, n_features]``:
+            ``G = |S| - max_features``.
+        feature_costs : array-like of float, shape (n_features,), optional
+            The cost of measuring each feature (finite, non-negative); needs ``cost_budget``.
+        cost_budget : float, optional
+            The largest total cost of a subset (finite, > 0): ``G = sum_{d in S} c_d -
+            cost_budget``; needs ``feature_costs``.
+
+        Returns
+        -------
+        problem : FeatureSelectionProblem
+            ``self``, with ``n_ieq_constr`` the number of constraints (0, 1 or 2, in the order
+            above); the constraints replace any set before.
+
+        Raises
+        ------
+        ValueError
+            For a value outside its domain, costs of the wrong shape, or only one of
+            ``feature_costs`` and ``cost_budget``.
+
+        Notes
+        -----
+        These are pymoo's inequality constraints (``out["G"]``, feasible when ``G <= 0``);
+        pymoo's own algorithms (NSGA-II, GA) and every pymoo-fs algorithm prefer feasible
+        solutions (pymoo's constraint-domination: feasible first, then the objectives, then the
+        smaller violation). Sources: a maximum number of features is
+        sklearn-genetic-opt's ``GAFeatureSelectionCV(max_features=...)``; a budget on feature
+        costs is the cost-constrained feature selection of Bolon-Canedo et al.,
+        "A framework for cost-based feature selection", Pattern Recognition 47(7):2481-2489,
+        2014, doi:10.1016/j.patcog.2014.01.008 (posed here as a constraint, not a penalty).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from pymoo_fs.datasets import load_dataset
+        >>> from pymoo_fs.problems import WeightedFeatureSelection
+        >>> data = load_dataset("sonar")
+        >>> p = WeightedFeatureSelection.from_data(data.X, data.y, cv=5, max_features=3)
+        >>> masks = np.zeros((2, data.n_features), dtype=bool)
+        >>> masks[0, :2] = masks[1, :5] = True
+        >>> p.evaluate(masks, return_values_of=["G"]).ravel().tolist()
+        [-1.0, 2.0]
+        """
+        D = self.n_var
+        self.max_features = (None if max_features is None else
+                             check_int("max_features", max_features, low=1, high=D))
+        if (feature_costs is None) != (cost_budget is None):
+            raise ValueError("feature_costs and cost_budget must be given together (a cost "
+                             "budget constrains the summed costs of the selected features)")
+        if feature_costs is not None:
+            costs = np.asarray(feature_costs, dtype=float)
+            if costs.shape != (D,):
+                raise ValueError(f"feature_costs must hold one cost per feature, shape ({D},); "
+                                 f"got shape {costs.shape}")
+            if not np.all(np.isfinite(costs)) or np.any(costs < 0):
+                raise ValueError("feature_costs must be finite and non-negative")
+            budget = (float(cost_budget) if isinstance(cost_budget, (int, float, np.number))
+                      and not isinstance(cost_budget, bool) else np.nan)
+            if not np.isfinite(budget) or budget <= 0:
+                raise ValueError(f"cost_budget must be finite and > 0, got {cost_budget!r}")
+            self.feature_costs, self.cost_budget = costs, budget
+        else:
+            self.feature_costs, self.cost_budget = None, None
+        self.n_ieq_constr = int(self.max_features is not None) + int(self.feature_costs
+                                                                      is not None)
+        return self
+
+    def constraint_values(self, masks: ArrayLike) -> np.ndarray:
+        """The inequality constraints ``G`` of ``masks`` (feasible where every ``G <= 0``).
+
+        Parameters
+        ----------
+        masks : array-like of bool, shape (n, n_features)
+
+        Returns
+        -------
+        G : ndarray of float64, shape (n, n_ieq_constr)
+            ``|S| - max_features`` and ``cost - cost_budget``, for the constraints set by
+            :meth:`constrain` (shape (n, 0) without any).
+        """
+        masks = as_masks(masks, self.n_var)
+        columns = []
+        if self.max_features is not None:
+            columns.append(masks.sum(axis=1) - float(self.max_features))
+        if self.feature_costs is not None and self.cost_budget is not None:
+            columns.append(masks @ self.feature_costs - self.cost_budget)
+        if not columns:
+            return np.zeros((masks.shape[0], 0))
+        return np.column_stack(columns).astype(np.float64)
+
+    def _set_constraints(self, masks, out):
+        """``out["G"]`` of ``masks`` when the problem has constraints."""
+        if self.n_ieq_constr:
+            out["G"] = self.constraint_values(masks)
 
     def evaluate_flips(self, mask: ArrayLike, features: ArrayLike, return_scores: bool = False
                        ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
@@ -653,5 +776,7 @@ def _refuse_empty(masks):
     if empty.size:
         raise ValueError(
             f"mask {int(empty[0])} selects no feature: an empty mask is not a feature subset "
-            f"(algorithms repair it when decoding; see FeatureSelectionProblem)"
+            f"(pymoo-fs algorithms repair it when decoding; with pymoo's own operators, e.g. "
+            f"GA or NSGA2 with BitflipMutation, pass repair=NonEmptyRepair() from "
+            f"pymoo_fs.problems; see FeatureSelectionProblem)"
         )

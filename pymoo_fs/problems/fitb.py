@@ -7,7 +7,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from pymoo_fs.evaluation import Evaluator, FitBEvaluator
-from pymoo_fs.problems.feature_selection import FeatureSelectionProblem
+from pymoo_fs.problems.feature_selection import CONSTRAINTS, FeatureSelectionProblem
 
 __all__ = ["FitBFeatureSelection"]
 
@@ -90,12 +90,14 @@ class FitBFeatureSelection(FeatureSelectionProblem):
             For an invalid value, named in the message.
         """
         accepted = [p for p in inspect.signature(FitBEvaluator.__init__).parameters
-                    if p not in ("self", "X", "y")]
+                    if p not in ("self", "X", "y")] + list(CONSTRAINTS)
         unknown = [k for k in options if k not in accepted]
         if unknown:
             raise TypeError(f"{cls.__name__}.from_data() got an unexpected keyword argument "
                             f"{unknown[0]!r}; accepted: {', '.join(sorted(accepted))}")
-        return cls(FitBEvaluator(X, y, **options), X_test=X_test, y_test=y_test)
+        constraints = {k: options.pop(k) for k in CONSTRAINTS if k in options}
+        problem = cls(FitBEvaluator(X, y, **options), X_test=X_test, y_test=y_test)
+        return problem.constrain(**constraints) if constraints else problem
 
     def objectives(self, scores: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """``1 - scores`` as an (n, 1) array."""

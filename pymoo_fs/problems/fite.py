@@ -121,6 +121,7 @@ class FitEFeatureSelection(FeatureSelectionProblem):
                                              int((~empty).sum()))
         out["F"] = self.objectives(scores, masks)
         out["score"] = scores
+        self._set_constraints(masks, out)
 
     def objectives(self, scores: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """``1 - scores`` as an (n, 1) array."""

@@ -36,7 +36,7 @@ class Evaluated(Callback):
 def test_operators_are_those_of_seed_003(name, sonar_problem):
     configure, cls = CONFIGURE[name]
     alg = configure(pop_size=12)
-    assert type(alg) is cls and alg.pop_size == 12
+    assert isinstance(alg, cls) and alg.pop_size == 12
     assert isinstance(alg.initialization.sampling, BinaryRandomSampling)
     crossover, mutation = alg.mating.crossover, alg.mating.mutation
     assert isinstance(crossover, SinglePointCrossover)

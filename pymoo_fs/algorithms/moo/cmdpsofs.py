@@ -236,12 +236,14 @@ class CMDPSOFS(ParticleSwarm):
     def _initialize_tell(self, infills):
         self.leaders_X_ = np.zeros((0, self.problem.n_var))
         self.leaders_F_ = np.zeros((0, self.problem.n_obj))
+        self.leaders_CV_ = np.zeros(0)  # their constraint violations (0 without constraints)
         self.archive_ = Population.empty()
         self._update_archives(infills)
 
     def _move(self):
         """Steps 1-3: crowding-tournament leaders, the PSO move, mutation of two thirds."""
-        lead = archive.crowding_tournament(self.leaders_F_, self.pop_size, self.random_state)
+        lead = archive.crowding_tournament(self._leader_keys(self.leaders_F_, self.leaders_CV_),
+                                           self.pop_size, self.random_state)
         X, V = self._pso_move(self.leaders_X_[lead])
         return self._mutate(X), V
 
@@ -257,23 +259,35 @@ class CMDPSOFS(ParticleSwarm):
     def _update_archives(self, infills):
         """Steps 5-6: the leader set (capped, crowding) and the archive (uncapped)."""
         F = infills.get("F")
+        CV = (np.asarray(infills.get("CV"), dtype=float).reshape(-1) if self._constrained()
+              else np.zeros(len(infills)))
         if self.leader_update == "batch":
-            self._offer_leaders(self.X_, F)
+            self._offer_leaders(self.X_, F, CV)
         else:
             for i in range(F.shape[0]):
-                self._offer_leaders(self.X_[i:i + 1], F[i:i + 1])
+                self._offer_leaders(self.X_[i:i + 1], F[i:i + 1], CV[i:i + 1])
         merged = Population.merge(self.archive_, infills)
-        F_merged = merged.get("F")
+        F_merged = self._objectives(merged)
         keep = (pareto.nondominated_union(F_merged) if self.archive_rule == "dominance"
                 else epsilon_nondominated(F_merged, self.epsilon))
         self.archive_ = merged[keep]
 
-    def _offer_leaders(self, X, F):
-        """The leader set after ``X``/``F`` are offered: non-dominated union, then truncation."""
+    def _offer_leaders(self, X, F, CV=None):
+        """The leader set after ``X``/``F`` are offered: non-dominated union, then truncation
+        (on a constrained problem, feasibility first: ``CV`` their violations)."""
         F_all = np.vstack([self.leaders_F_, F])
-        keep = pareto.nondominated_union(F_all, capacity=self.pop_size)
+        CV_all = np.concatenate([self.leaders_CV_, np.zeros(len(F)) if CV is None else CV])
+        keep = pareto.nondominated_union(self._leader_keys(F_all, CV_all),
+                                         capacity=self.pop_size)
         self.leaders_X_ = np.vstack([self.leaders_X_, X])[keep]
         self.leaders_F_ = F_all[keep]
+        self.leaders_CV_ = CV_all[keep]
+
+    def _leader_keys(self, F, CV):
+        """The leaders' objectives as compared: ``F``, or Deb's penalty when constrained."""
+        if not self._constrained() or F.shape[0] == 0:
+            return F
+        return self._penalized(F, CV)
 
     def _mutate(self, X):
         """Step 3: uniform mutation on group 1, non-uniform on group 2 (groups_ == 1, 2)."""

@@ -2,8 +2,10 @@
 
 import inspect
 
-from pymoo.algorithms.moo.nsga2 import NSGA2, binary_tournament
-from pymoo.algorithms.moo.spea2 import SPEA2, SPEA2Survival, spea_binary_tournament
+from pymoo.algorithms.moo.nsga2 import NSGA2 as _PymooNSGA2
+from pymoo.algorithms.moo.nsga2 import binary_tournament
+from pymoo.algorithms.moo.spea2 import SPEA2 as _PymooSPEA2
+from pymoo.algorithms.moo.spea2 import SPEA2Survival, spea_binary_tournament
 from pymoo.operators.crossover.pntx import SinglePointCrossover
 from pymoo.operators.mutation.bitflip import BitflipMutation
 from pymoo.operators.sampling.rnd import BinaryRandomSampling
@@ -11,10 +13,33 @@ from pymoo.operators.selection.tournament import TournamentSelection
 from pymoo.operators.survival.rank_and_crowding import RankAndCrowding
 
 from pymoo_fs._validation import check_keywords, check_positive_int, check_unit_interval
+from pymoo_fs.algorithms.base import CheckedSetup
 from pymoo_fs.algorithms.metadata import RegistryName, algorithm_factory
 from pymoo_fs.problems import NonEmptyRepair
 
-__all__ = ["configure_nsga2", "configure_spea2"]
+__all__ = ["NSGA2", "SPEA2", "configure_nsga2", "configure_spea2"]
+
+
+class _Checked(CheckedSetup):
+    """pymoo's algorithm, its termination and seed checked at setup, and a ``termination=``
+    given to the constructor kept (pymoo 0.6's NSGA2 replaces it by its default silently)."""
+
+    def __init__(self, *args, termination=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if termination is not None:
+            self.termination = termination
+
+
+class NSGA2(_Checked, _PymooNSGA2):
+    """pymoo's :class:`pymoo.algorithms.moo.nsga2.NSGA2`, its termination and seed checked at
+    setup (:class:`~pymoo_fs.algorithms.base.CheckedSetup`) and a constructor's
+    ``termination=`` kept; otherwise pymoo's algorithm."""
+
+
+class SPEA2(_Checked, _PymooSPEA2):
+    """pymoo's :class:`pymoo.algorithms.moo.spea2.SPEA2`, its termination and seed checked at
+    setup (:class:`~pymoo_fs.algorithms.base.CheckedSetup`) and a constructor's
+    ``termination=`` kept; otherwise pymoo's algorithm."""
 
 
 def _accepted_keywords(cls):
@@ -52,16 +77,25 @@ class _MultiObjectiveRepair(NonEmptyRepair):
         return super()._do(problem, X, random_state=random_state, **kwargs)
 
 
-def _operators(crossover_prob, mutation_rate, algorithm):
+#: pymoo's operator keywords that replace the defaults of configure_nsga2/configure_spea2
+OPERATORS = ("sampling", "crossover", "mutation", "repair")
+
+
+def _operators(crossover_prob, mutation_rate, algorithm, kwargs):
+    """The default operators, each replaced by the user's (popped from ``kwargs``)."""
     crossover_prob = check_unit_interval("crossover_prob", crossover_prob)
     if mutation_rate is not None:
         mutation_rate = check_unit_interval("mutation_rate", mutation_rate, low_open=True)
-    return dict(
+    ops = dict(
         sampling=BinaryRandomSampling(),
         crossover=SinglePointCrossover(prob=crossover_prob),
         mutation=BitflipMutation(prob=1.0, prob_var=mutation_rate),
         repair=_MultiObjectiveRepair(algorithm),
     )
+    for key in OPERATORS:
+        if key in kwargs:
+            ops[key] = kwargs.pop(key)
+    return ops
 
 
 @algorithm_factory(RegistryName("NSGA-II", aliases=("NSGA2", "NSGAII")), builds=NSGA2,
@@ -84,6 +118,12 @@ def configure_nsga2(pop_size=30, crossover_prob=0.9, mutation_rate=None,
     **kwargs
         Further arguments of :class:`pymoo.algorithms.moo.nsga2.NSGA2` (and of pymoo's
         ``GeneticAlgorithm`` and ``Algorithm``); an unknown keyword raises ``TypeError``.
+        pymoo's operator keywords ``sampling`` (a pymoo ``Sampling``, a ``Population`` or an
+        array of masks: pymoo's biased initialisation), ``crossover``, ``mutation`` and
+        ``repair`` replace the defaults below (``crossover_prob`` and ``mutation_rate`` set
+        the default crossover and mutation only). A ``repair`` of your own replaces
+        :class:`~pymoo_fs.problems.NonEmptyRepair`: if it can leave an empty mask, the problem
+        refuses it.
 
     Returns
     -------
@@ -121,7 +161,7 @@ def configure_nsga2(pop_size=30, crossover_prob=0.9, mutation_rate=None,
     kwargs.setdefault("selection", TournamentSelection(func_comp=binary_tournament))
     kwargs.setdefault("survival", RankAndCrowding())
     return NSGA2(pop_size=pop_size, eliminate_duplicates=eliminate_duplicates,
-                 **_operators(crossover_prob, mutation_rate, "NSGA-II"), **kwargs)
+                 **_operators(crossover_prob, mutation_rate, "NSGA-II", kwargs), **kwargs)
 
 
 @algorithm_factory("SPEA2", builds=SPEA2, n_objectives=2, has_population=True)
@@ -142,6 +182,12 @@ def configure_spea2(pop_size=30, crossover_prob=0.9, mutation_rate=None,
     **kwargs
         Further arguments of :class:`pymoo.algorithms.moo.spea2.SPEA2` (and of pymoo's
         ``GeneticAlgorithm`` and ``Algorithm``); an unknown keyword raises ``TypeError``.
+        pymoo's operator keywords ``sampling`` (a pymoo ``Sampling``, a ``Population`` or an
+        array of masks: pymoo's biased initialisation), ``crossover``, ``mutation`` and
+        ``repair`` replace the defaults below (``crossover_prob`` and ``mutation_rate`` set
+        the default crossover and mutation only). A ``repair`` of your own replaces
+        :class:`~pymoo_fs.problems.NonEmptyRepair`: if it can leave an empty mask, the problem
+        refuses it.
 
     Returns
     -------
@@ -174,4 +220,4 @@ def configure_spea2(pop_size=30, crossover_prob=0.9, mutation_rate=None,
     kwargs.setdefault("selection", TournamentSelection(spea_binary_tournament))
     kwargs.setdefault("survival", SPEA2Survival(normalize=True))
     return SPEA2(pop_size=pop_size, eliminate_duplicates=eliminate_duplicates,
-                 **_operators(crossover_prob, mutation_rate, "SPEA2"), **kwargs)
+                 **_operators(crossover_prob, mutation_rate, "SPEA2", kwargs), **kwargs)

@@ -8,6 +8,7 @@ from pymoo.core.population import Population
 
 from pymoo_fs._validation import check_positive_int
 from pymoo_fs.algorithms.moo.mopso import MOPSO
+from pymoo_fs.problems import flip_masks
 
 __all__ = ["ISRPSO", "LocalSearchResult", "ScanMemo", "improve_member", "insert_step",
            "remove_step", "swap_step"]
@@ -178,14 +179,18 @@ class ISRPSO(MOPSO):
                      improved=0, reused=0, sequential=0, computed=0, seconds=0.0)
         self._memo.next_search()
         for member in snapshot:
+            if self._constrained() and float(member.CV[0]) > 0:
+                continue  # feasibility first: only feasible members are improved
             found = self._improve(member, union)
             entry["sequential"] += found.n_sequential
             entry["computed"] += found.n_computed
             entry["reused"] += found.n_reused
             if found.changed:
                 entry["improved"] += 1
-                self._offer(found.mask[None, :].astype(float),
-                            Population.new("X", found.mask[None, :], "F", found.F[None, :]))
+                improved = Population.new("X", found.mask[None, :], "F", found.F[None, :])
+                if self._constrained():
+                    improved.set("G", self.problem.constraint_values(found.mask[None, :]))
+                self._offer(found.mask[None, :].astype(float), improved)
             if found.stopped:
                 break
         entry["seconds"] = time.perf_counter() - start
@@ -196,8 +201,10 @@ class ISRPSO(MOPSO):
     def _improve(self, member, union):
         """Steps 1-3 on one member (the result so far when the budget runs out)."""
         try:
+            # feasibility-first values are never stored: no memo on a constrained problem
+            memo = None if self._constrained() else self._memo
             return improve_member(member.X, member.F, union, self.acc1_,
-                                  self._flip_objectives, self.ls_batch, self._memo)
+                                  self._flip_objectives, self.ls_batch, memo)
         except _BudgetSpent as spent:
             return spent.result
 
@@ -206,9 +213,13 @@ class ISRPSO(MOPSO):
         left = self.evaluations_left()
         if left < len(features):
             features = features[:int(left)]
-        if len(features) == 0:
+        if len(features) == 0 or self.budget_spent():
+            # the budget (evaluations, or any other criterion: time) is spent
             return np.zeros((0, self.problem.n_obj))
-        return self.flip_objectives(mask, features)
+        F = self.flip_objectives(mask, features)
+        if self._constrained():  # an infeasible flip never improves a feasible member
+            F = self.constraint_objectives(F, flip_masks(mask, features))
+        return F
 
 
 # ---------------------------------------------------------------------- the pure steps

@@ -116,8 +116,8 @@ class MOPSO(ParticleSwarm):
 
     def _move(self):
         """Steps 1-2: distance-tournament leaders, the PSO move."""
-        lead = archive.distance_tournament(self.archive_.get("F"), self.pop.get("F"),
-                                           self.random_state)
+        lead = archive.distance_tournament(self._objectives(self.archive_),
+                                           self._objectives(self.pop), self.random_state)
         return self._pso_move(self.archive_X_[lead])
 
     def _tell(self, infills, idx):
@@ -131,4 +131,5 @@ class MOPSO(ParticleSwarm):
     def _offer(self, positions, members):
         """Merge solutions into the archive (non-dominated, unique, capped by crowding)."""
         self.archive_X_, self.archive_ = archive.merge_archive(
-            self.archive_X_, self.archive_, positions, members, capacity=self.pop_size)
+            self.archive_X_, self.archive_, positions, members, capacity=self.pop_size,
+            objectives=self._objectives)

@@ -131,7 +131,12 @@ class PAES(FeatureSelectionAlgorithm):
         """Step 2: acceptance and archiving."""
         m = infills[0]
         self.pop = Population.create(self.current_, m)
-        move, keep, added = paes_step(self.archive_.get("F"), self.current_.F, m.F,
+        if self._constrained():  # feasibility first: the values compared at this moment
+            K = self._objectives(Population.merge(self.archive_, self.pop))
+            F_archive, f_current, f_candidate = K[:-2], K[-2], K[-1]
+        else:
+            F_archive, f_current, f_candidate = self.archive_.get("F"), self.current_.F, m.F
+        move, keep, added = paes_step(F_archive, f_current, f_candidate,
                                       self.archive_size, self.bisections)
         members = self.archive_[keep]
         self.archive_ = Population.merge(members, infills) if added else members

@@ -207,7 +207,8 @@ class AMSO(VariableLengthSwarm):
         super()._initialize_tell(infills)
 
     def _move(self):
-        losers, winners = compete(self.pop.get("F")[:, 0], self.division_, self.random_state)
+        losers, winners = compete(self._objectives(self.pop)[:, 0], self.division_,
+                                  self.random_state)
         V = learn_velocity(self.V_[losers], self.X_[losers], self.pbest_X_[winners],
                            self._inertia(), self.c, self.random_state)
         X, V = swarm.move(self.X_[losers], V, self.vmax)
@@ -232,7 +233,7 @@ class AMSO(VariableLengthSwarm):
     def _refine(self, particles):
         """Run the local search on the personal bests of ``particles``."""
         for i in particles:
-            if self.evaluations_left() < 1:
+            if self.budget_spent():
                 return
             self.n_local_searches_ += 1
             self._local_search(int(i))
@@ -242,8 +243,9 @@ class AMSO(VariableLengthSwarm):
         best = self.pbest_pop_[i]
         s = best.X[self.order_[:L]].copy()
         F, size, accepted = float(best.F[0]), int(s.sum()), None
+        cv = float(best.CV[0]) if self._constrained() else 0.0  # feasibility first
         for _ in range(self.ls_iterations):
-            if self.evaluations_left() < 1:
+            if self.budget_spent():
                 break
             flips = local_search_flips(s, self.flip_fraction, self.relevance_[:L],
                                        self._redundant, self.ls_redraws, self.random_state)
@@ -258,8 +260,9 @@ class AMSO(VariableLengthSwarm):
             mask[self.order_[:L][candidate]] = True
             evaluated = self.evaluate_masks(mask[None, :])
             value = float(evaluated.F[0, 0])
-            if value < F or (value == F and n < size):
-                s, F, size, accepted = candidate, value, n, evaluated
+            new_cv = self._violations(evaluated)[0] if cv or self._constrained() else 0.0
+            if new_cv < cv or (new_cv == cv and (value < F or (value == F and n < size))):
+                s, F, size, accepted, cv = candidate, value, n, evaluated, new_cv
                 self.n_local_search_moves_ += 1
         if accepted is not None:
             self.n_local_search_improved_ += 1

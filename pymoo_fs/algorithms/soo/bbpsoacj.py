@@ -135,6 +135,7 @@ class BBPSOACJ(SwarmAlgorithm):
     (dtype('bool'), 200, True)
     """
 
+    sampling_encoding = "threshold"
     registry_names = (RegistryName("BBPSO-ACJ", aliases=("BBPSOACJ",)),)
     n_objectives = 1
 

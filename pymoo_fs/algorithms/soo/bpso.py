@@ -89,6 +89,7 @@ class BPSO(PSOCoefficients, SwarmAlgorithm):
     (dtype('bool'), 50)
     """
 
+    sampling_encoding = "bits"
     registry_names = ("BPSO",)
     n_objectives = 1
 

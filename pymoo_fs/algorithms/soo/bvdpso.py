@@ -117,6 +117,7 @@ class BVDPSO(PSOCoefficients, SwarmAlgorithm):
     (dtype('bool'), 60, (10, 2, 60))
     """
 
+    sampling_encoding = "bits"
     registry_names = ("BVDPSO",)
     n_objectives = 1
     #: every coefficient is a number (the inertia weight follows its own schedule)

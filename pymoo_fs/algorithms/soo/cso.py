@@ -127,6 +127,7 @@ class CSO(SwarmAlgorithm):
     """
 
     #: CSO(C) minimises the problem's objective, CSO(A) accuracy alone [Li et al. 2021, §IV-B]
+    sampling_encoding = "threshold"
     registry_names = (RegistryName("CSO(C)", aliases=("CSO",), preset={"fitness": "objective"}),
                       RegistryName("CSO(A)", preset={"fitness": "accuracy"}))
     n_objectives = 1

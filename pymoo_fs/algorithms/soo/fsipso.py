@@ -126,6 +126,7 @@ class FSIPSO(ParticleSwarm):
     ([12, 12, 12, 12, 12], 5)
     """
 
+    sampling_encoding = None
     registry_names = ("FSIPSO",)
     n_objectives = 1
 

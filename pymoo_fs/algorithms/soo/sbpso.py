@@ -85,6 +85,7 @@ class SBPSO(SwarmAlgorithm):
     (dtype('bool'), 50, 1.0)
     """
 
+    sampling_encoding = "bits"
     registry_names = ("SBPSO",)
     n_objectives = 1
 

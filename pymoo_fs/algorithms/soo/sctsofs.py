@@ -139,6 +139,9 @@ class SCTSOFS(ParticleSwarm):
     """
 
     registry_names = ("SCTSOFS",)
+    #: its target-size search keeps fitness values per size between generations, which
+    #: has no feasibility-first order: a constrained problem is refused at setup
+    handles_constraints = False
     n_objectives = 1
 
     def __init__(self, pop_size=10, w=0.7298, c1=1.49618, c2=1.49618, c3=None, vmax=6.0,

@@ -153,6 +153,11 @@ class SequentialSelection(FeatureSelectionAlgorithm):
     def _step(self, neighbours):
         """Move to the best neighbour if it is good enough; else stop."""
         fit = self._fitness(neighbours)[:, 0]
+        if self._constrained() and np.isfinite(self.merit_) and len(self.pop) == 1:
+            # feasibility-first values are compared at one time, never stored: the current
+            # subset's merit is computed again beside its neighbours
+            both = self._fitness(Population.merge(neighbours, self.pop))[:, 0]
+            fit, self.merit_ = both[:-1], float(both[-1])
         if self.forward:
             best = int(np.argmin(fit))
             accept = fit[best] < self.merit_

@@ -288,6 +288,9 @@ class SRTSO(FeatureSelectionAlgorithm):
     """
 
     registry_names = ("SRTSO",)
+    #: its target-size search keeps fitness values per size between generations, which
+    #: has no feasibility-first order: a constrained problem is refused at setup
+    handles_constraints = False
     #: the subsets of a generation are drawn per candidate size, not a population
     has_population = False
     n_objectives = 1

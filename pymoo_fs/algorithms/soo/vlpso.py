@@ -163,7 +163,8 @@ class VLPSO(VariableLengthSwarm):
             self.stale_[refresh] = 0
         self.stagnation_ = 0 if self._update_gbest() else self.stagnation_ + 1
         if self.stagnation_ >= self.stagnation:
-            mean = np.array([self.pbest_F_[self.division_ == s, 0].mean()
+            pbest_F = self._objectives(self.pbest_pop_)
+            mean = np.array([pbest_F[self.division_ == s, 0].mean()
                              for s in range(self.lengths_.size)])
             new_max = int(self.lengths_[int(np.argmin(mean))])
             if self._change_lengths(new_max, "index"):
@@ -172,7 +173,8 @@ class VLPSO(VariableLengthSwarm):
 
     def _renew(self, particles):
         self.exemplar_ = self.exemplar_.copy()
-        key = swarm.order_key(self.pbest_F_[:, 0], self.pbest_pop_.get("X").sum(axis=1),
+        key = swarm.order_key(self._objectives(self.pbest_pop_)[:, 0],
+                              self.pbest_pop_.get("X").sum(axis=1),
                               self.prefers_fewer())  # the problem's order (FIT-E: then size)
         for i in particles:
             self.exemplar_[i] = exemplars(int(i), self.particle_lengths_, key,
