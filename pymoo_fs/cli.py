@@ -111,6 +111,10 @@ def build_parser():
                    help="run on Dask: 'local' starts a LocalCluster of --jobs workers; else "
                         "the address of a running scheduler (tcp://host:8786)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--data-change", choices=("refuse", "new", "moved"), default="refuse",
+                   help="when a dataset is not the data the stored runs were made on: refuse "
+                        "(default), store it as a new dataset NAME-2, or (same content read "
+                        "from another file) record the new source")
 
     p = sub.add_parser(
         "report",
@@ -193,7 +197,8 @@ def _study(parser, args, guard):
     try:
         spec = load_study(args.spec)
         out = Path(args.out) if args.out else Path(args.spec).resolve().parent / spec.name
-        store = prepare_study(spec, out)
+        store = prepare_study(spec, out, data_change=args.data_change)
+        spec = store.spec
     except (StudySpecError, ValueError) as exc:
         parser.exit(2, f"pymoo-fs study: error: {_one_line(exc)}\n")
     except OSError as exc:

@@ -147,6 +147,8 @@ class ResultStore:
 
     def __init__(self, directory):
         self.directory = Path(directory)
+        #: the spec the runs are made with, set by :func:`~pymoo_fs.studies.prepare_study`
+        self.spec = None
         self.directory.mkdir(parents=True, exist_ok=True)
         probe = self.directory / f".probe-{os.getpid()}"
         probe.write_text("")

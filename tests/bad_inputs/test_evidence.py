@@ -1,0 +1,300 @@
+"""A study's store is evidence: changed data, foreign and impossible run files, odd files.
+
+The categories are those of :mod:`tests.bad_inputs.corpus`: a store resumed after its data,
+its folder, ``PYMOO_FS_DATA`` or the working directory changed ("odd but valid": refused by
+name, or stored as a new dataset when asked); run files of another study or with values no
+run gives ("corrupt file", "out of range"); devices, pipes and non-UTF-8 manifests given as
+data ("corrupt file", "wrong type").
+"""
+
+import json
+import os
+import shutil
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pymoo_fs import cli
+from pymoo_fs.datasets import load_dataset
+from pymoo_fs.studies import (ResultStore, RunKey, StoreFileError, StudySpecError, load_study,
+                              run_study)
+from pymoo_fs.studies.identity import DataChangedError, ForeignRunError
+from pymoo_fs.studies.protocols import data_fingerprint
+from pymoo_fs.studies.report import load_results
+
+SPEC = """name = "ev"
+seed = 3
+runs = 1
+datasets = ["{dataset}"]
+protocol = "S003"
+[budget]
+n_gen = 2
+[[algorithms]]
+name = "NSGA-II"
+pop_size = 4
+"""
+KEY = RunKey("son", "NSGA-II", 0, 0)
+
+
+def _write_csv(path, X, labels):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = [",".join([f"f{i}" for i in range(X.shape[1])] + ["class"])]
+    lines += [",".join([repr(float(v)) for v in row] + [str(c)]) for row, c in zip(X, labels)]
+    path.write_text("\n".join(lines) + "\n")
+
+
+@pytest.fixture(scope="module")
+def sonar10():
+    data = load_dataset("sonar")
+    return data.X[:, :8].copy(), data.classes[data.y]
+
+
+@pytest.fixture
+def copy(sonar10, tmp_path):
+    """A finished study on ``data/son.csv`` beside its spec (made anew for each test: a copy
+    elsewhere would read its data from another folder, which a resume refuses)."""
+    base = tmp_path / "s"
+    _write_csv(base / "data" / "son.csv", *sonar10)
+    (base / "ev.toml").write_text(SPEC.format(dataset="data/son.csv"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        run_study(load_study(base / "ev.toml"), base / "out", progress=False)
+    return base
+
+
+def _mtimes(directory):
+    return {p: p.stat().st_mtime_ns for p in (directory / "runs").rglob("*.json")}
+
+
+# ------------------------------------------------------------------ data identity
+def test_the_store_records_each_datasets_fingerprint_with_the_study_and_every_run(copy):
+    study = json.loads((copy / "out" / "study.json").read_text())
+    fp = study["data"]["son"]
+    assert fp["source"] == str((copy / "data" / "son.csv").resolve())
+    assert (fp["n_samples"], fp["n_features"], fp["n_classes"]) == (208, 8, 2)
+    assert fp["sha256"] == data_fingerprint(load_dataset(copy / "data" / "son.csv"))["sha256"]
+    record = ResultStore(copy / "out").read_run(KEY)
+    assert record["data_sha256"] == fp["sha256"] and record["seed"] > 0
+    assert record["config"]["study_seed"] == 3 and record["config"]["params"] == {"pop_size": 4}
+
+
+def test_a_fingerprint_tells_one_value_apart_and_ignores_the_format(sonar10, tmp_path):
+    X, labels = sonar10
+    _write_csv(tmp_path / "a.csv", X, labels)
+    _write_csv(tmp_path / "sub" / "a.csv", X, labels)
+    Y = X.copy()
+    Y[5, 3] = np.nextafter(Y[5, 3], 2)
+    _write_csv(tmp_path / "b.csv", Y, labels)
+    a, a2, b = (data_fingerprint(load_dataset(tmp_path / p)) for p in
+                ("a.csv", "sub/a.csv", "b.csv"))
+    assert a["sha256"] == a2["sha256"] and a["source"] != a2["source"]
+    assert a["sha256"] != b["sha256"]
+    flipped = labels.copy()
+    flipped[0] = "R" if flipped[0] == "M" else "M"
+    _write_csv(tmp_path / "c.csv", X, flipped)
+    assert data_fingerprint(load_dataset(tmp_path / "c.csv"))["sha256"] != a["sha256"]
+
+
+def test_an_edited_data_file_is_refused_by_name(copy, sonar10):
+    X, labels = sonar10
+    X = X.copy()
+    X[0, 0] += 0.25
+    _write_csv(copy / "data" / "son.csv", X, labels)
+    before = _mtimes(copy / "out")
+    with pytest.raises(DataChangedError) as info:
+        run_study(load_study(copy / "ev.toml"), copy / "out", progress=False)
+    message = str(info.value)
+    assert "dataset 'son'" in message and "the content" in message
+    assert str((copy / "data" / "son.csv").resolve()) in message and "son-2" in message
+    assert _mtimes(copy / "out") == before
+
+
+def test_the_command_line_refuses_changed_data_in_one_line(copy, sonar10, capsys):
+    X, labels = sonar10
+    _write_csv(copy / "data" / "son.csv", X[::2], labels[::2])
+    with pytest.raises(SystemExit) as info:
+        cli.main(["study", str(copy / "ev.toml"), "--out", str(copy / "out"), "--quiet"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and len(err.strip().splitlines()) == 1
+    assert "dataset 'son'" in err and "samples 208 -> 104" in err and "--data-change new" in err
+
+
+def test_changed_data_stored_as_a_new_dataset_when_asked(copy, sonar10):
+    X, labels = sonar10
+    _write_csv(copy / "data" / "son.csv", X[:, ::-1].copy(), labels)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        store = run_study(load_study(copy / "ev.toml"), copy / "out", progress=False,
+                          data_change="new")
+    assert {k.dataset for k in store.finished()} == {"son", "son-2"}
+    study = json.loads((copy / "out" / "study.json").read_text())
+    assert study["data"]["son"]["sha256"] != study["data"]["son-2"]["sha256"]
+    before = _mtimes(copy / "out")
+    run_study(load_study(copy / "ev.toml"), copy / "out", progress=False, data_change="new")
+    assert _mtimes(copy / "out") == before  # the same new data: the same name, nothing redone
+    results = load_results(copy / "out")
+    assert results.datasets == ["son", "son-2"] and not results.missing
+
+
+def test_another_pymoo_fs_data_is_refused_and_a_moved_copy_accepted_when_asked(
+        sonar10, tmp_path, monkeypatch):
+    X, labels = sonar10
+    _write_csv(tmp_path / "one" / "son.csv", X, labels)
+    _write_csv(tmp_path / "two" / "son.csv", X[:, :6].copy(), labels)
+    _write_csv(tmp_path / "three" / "son.csv", X, labels)
+    spec = SPEC.format(dataset="son")
+    monkeypatch.setenv("PYMOO_FS_DATA", str(tmp_path / "one"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        run_study(load_study(spec), tmp_path / "out", progress=False)
+    monkeypatch.setenv("PYMOO_FS_DATA", str(tmp_path / "two"))
+    with pytest.raises(DataChangedError, match=r"dataset 'son'.*features 8 -> 6.*one.*two"):
+        run_study(load_study(spec), tmp_path / "out", progress=False)
+    monkeypatch.setenv("PYMOO_FS_DATA", str(tmp_path / "three"))
+    with pytest.raises(DataChangedError, match=r"the source file changed.*--data-change moved"):
+        run_study(load_study(spec), tmp_path / "out", progress=False)
+    with pytest.warns(UserWarning, match="the same data is now read from"):
+        run_study(load_study(spec), tmp_path / "out", progress=False, data_change="moved")
+    study = json.loads((tmp_path / "out" / "study.json").read_text())
+    assert study["data"]["son"]["source"] == str((tmp_path / "three" / "son.csv").resolve())
+
+
+def test_relative_paths_resolve_against_the_spec_folder_not_the_working_directory(
+        copy, sonar10, tmp_path, monkeypatch):
+    elsewhere = tmp_path / "elsewhere"
+    _write_csv(elsewhere / "data" / "son.csv", sonar10[0][:, :5].copy(), sonar10[1])
+    monkeypatch.chdir(elsewhere)  # holds another data/son.csv: not the spec's
+    spec = load_study(copy / "ev.toml")
+    assert spec.datasets == (str(copy / "data" / "son.csv"),)
+    before = _mtimes(copy / "out")
+    run_study(spec, copy / "out", progress=False)
+    assert _mtimes(copy / "out") == before
+    text = SPEC.format(dataset="data/son.csv")  # TOML text: relative to the working directory
+    with pytest.raises(DataChangedError, match="dataset 'son'"):
+        run_study(load_study(text), copy / "out", progress=False)
+
+
+def test_a_store_without_fingerprints_adopts_the_data_on_its_first_resume(copy):
+    study_path = copy / "out" / "study.json"
+    study = json.loads(study_path.read_text())
+    study.pop("data")
+    study_path.write_text(json.dumps(study))
+    run_path = ResultStore(copy / "out").run_path(KEY)
+    record = json.loads(run_path.read_text())
+    record.pop("data_sha256")
+    run_path.write_text(json.dumps(record))
+    with pytest.warns(UserWarning, match=r"holds no data fingerprints.*'son'.*recorded"):
+        run_study(load_study(copy / "ev.toml"), copy / "out", progress=False)
+    assert "son" in json.loads(study_path.read_text())["data"]
+    assert load_results(copy / "out").records[0]["run"] == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # adopted once: no second notice
+        run_study(load_study(copy / "ev.toml"), copy / "out", progress=False)
+
+
+def test_a_dataset_table_with_name_and_path_uses_the_name(copy):
+    table = f'[{{ name = "mine", path = "{copy}/data/son.csv" }}]'
+    spec = load_study(SPEC.replace('["{dataset}"]', table))
+    assert spec.dataset_name(spec.datasets[0]) == "mine"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        store = run_study(spec, copy / "named", progress=False)
+    assert [k.dataset for k in store.finished()] == ["mine"]
+    with pytest.raises(StudySpecError, match=r"key 'datasets.1.name'.*letters"):
+        load_study(SPEC.replace('["{dataset}"]', '[{ name = "a b", path = "x.csv" }]'),
+                   validate=False)
+
+
+# ------------------------------------------------------------------ run identity and sanity
+def _edit_run(directory, **fields):
+    path = ResultStore(directory).run_path(KEY)
+    record = json.loads(path.read_text())
+    for name, value in fields.items():
+        if callable(value):
+            value(record)
+        else:
+            record[name] = value
+    path.write_text(json.dumps(record))
+    return path
+
+
+@pytest.mark.parametrize("field, value", [
+    ("seed", 12345),
+    ("config", lambda r: r["config"].update(study_seed=4)),
+    ("config", lambda r: r["config"]["params"].update(pop_size=5)),
+    ("data_sha256", "0" * 64),
+])
+def test_a_run_file_of_another_study_is_refused_by_study_and_report(copy, field, value, capsys):
+    path = _edit_run(copy / "out", **{field: value})
+    with pytest.raises(ForeignRunError, match=rf"{path}.*its {field}") as info:
+        run_study(load_study(copy / "ev.toml"), copy / "out", progress=False)
+    assert info.value.path == path
+    with pytest.raises(ForeignRunError, match=rf"{path}.*its {field}"):
+        load_results(copy / "out")
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["report", str(copy / "out"), "--no-tsne"])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and str(path) in err and field in err
+
+
+IMPOSSIBLE = [
+    ("error -3", lambda r: r["F_train"][0].__setitem__(0, -3.0), r"error -3\.0, outside"),
+    ("error 1.5", lambda r: r["F_test"][0].__setitem__(0, 1.5), r"error 1\.5, outside"),
+    ("ratio 0", lambda r: r["F_train"][0].__setitem__(1, 0.0), r"selection ratio 0\.0"),
+    ("ratio 1.2", lambda r: r["F_train"][0].__setitem__(1, 1.2), r"selection ratio 1\.2"),
+    ("ratio off", lambda r: r["F_train"][0].__setitem__(1, 1 / 3), r"its mask selects"),
+    ("hv 1.15", lambda r: r["trace"]["best"].__setitem__(0, 1.15), r"hypervolume 1\.15"),
+    ("score 2", lambda r: r["score_test"].__setitem__(0, 2.0), r"score_test holds 2\.0"),
+    ("nan objective", lambda r: r["F_test"][0].__setitem__(0, float("nan")),
+     r"not a finite number"),
+    ("empty front", lambda r: r.update(features=[], F_train=[], F_test=[], score_train=[],
+                                       score_test=[]), r"no solution \(an empty front\)"),
+    ("width", lambda r: r.update(n_features=9), r"n_features is 9.*holds 8 features"),
+]
+
+
+@pytest.mark.parametrize("edit, pattern", [c[1:] for c in IMPOSSIBLE],
+                         ids=[c[0] for c in IMPOSSIBLE])
+def test_impossible_values_are_refused_by_the_report_and_redone_by_the_study(copy, edit,
+                                                                             pattern):
+    intact = ResultStore(copy / "out").run_path(KEY).read_bytes()
+    path = _edit_run(copy / "out", _=edit)
+    with pytest.raises(StoreFileError, match=pattern) as info:
+        load_results(copy / "out")
+    assert info.value.path == path
+    with pytest.warns(UserWarning, match=rf"run file {path} is damaged.*{pattern}"):
+        run_study(load_study(copy / "ev.toml"), copy / "out", progress=False)
+    assert path.read_bytes() == intact
+
+
+# ------------------------------------------------------------------ odd files given as data
+@pytest.mark.parametrize("path, words", [("/dev/null", "a character device")])
+def test_a_device_given_as_a_dataset_is_named_as_such(path, words):
+    if not os.path.exists(path):
+        pytest.skip(f"no {path}")
+    with pytest.raises(ValueError, match=rf"{path} is not a regular file but {words}"):
+        load_dataset(path)
+
+
+def test_a_named_pipe_given_as_a_dataset_is_named_as_such(tmp_path):
+    fifo = tmp_path / "data.csv"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match=rf"{fifo} is not a regular file but a named pipe"):
+        load_dataset(str(fifo))
+
+
+def test_pymoo_fs_data_naming_a_file_says_so(tmp_path, monkeypatch):
+    (tmp_path / "x.csv").write_text("a,b\n1,0\n2,1\n")
+    monkeypatch.setenv("PYMOO_FS_DATA", str(tmp_path / "x.csv"))
+    with pytest.raises(ValueError, match=r"PYMOO_FS_DATA=.*x\.csv' names a file, not a "
+                                         r"directory"):
+        load_dataset("nosuchdataset")
+
+
+def test_a_manifest_that_is_not_utf8_is_named(sonar10, tmp_path):
+    _write_csv(tmp_path / "son.csv", *sonar10)
+    (tmp_path / "MANIFEST.tsv").write_bytes(b"file\tcitation\nson.csv\t\xff\xfe caf\xe9\n")
+    with pytest.raises(ValueError, match=r"MANIFEST\.tsv is not UTF-8 text"):
+        load_dataset(tmp_path / "son.csv")
