@@ -20,6 +20,7 @@ from collections import OrderedDict
 import numpy as np
 from pymoo.optimize import minimize
 
+from pymoo_fs._signals import workers_stopped_on_term
 from pymoo_fs.analysis import hypervolume
 from pymoo_fs.pareto import dominated_rows
 from pymoo_fs.seeds import run_seed
@@ -396,7 +397,8 @@ def _executor(spec, keys, n_jobs, scheduler, check, progress=None):
     workers = _workers(n_jobs, len(keys))
     threads = max(1, (os.cpu_count() or 1) // workers)
     if scheduler is not None:
-        yield from _dask(spec, keys, workers, scheduler)
+        with workers_stopped_on_term():  # SIGTERM/SIGHUP: no worker left computing
+            yield from _dask(spec, keys, workers, scheduler)
     elif workers == 1:  # in this process, with all its threads
         _warm_up(spec, keys[0])
         for key in keys:
@@ -413,7 +415,8 @@ def _executor(spec, keys, n_jobs, scheduler, check, progress=None):
     else:
         from joblib import Parallel, delayed, parallel_config
 
-        with parallel_config(backend="loky", inner_max_num_threads=threads):
+        with parallel_config(backend="loky", inner_max_num_threads=threads), \
+                workers_stopped_on_term():
             results = Parallel(n_jobs=workers, return_as="generator_unordered")(
                 delayed(_keyed_run)(spec, key, threads) for key in keys)
             yield from results

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pymoo_fs._files import read_json, write_json_atomic
+from pymoo_fs._files import read_json, sweep_temporaries, write_json_atomic
 
 __all__ = ["REFERENCE_KEYS", "RUN_KEYS", "RunKey", "ResultStore", "StoreFileError",
            "read_json", "write_json_atomic"]
@@ -153,6 +153,7 @@ class ResultStore:
         probe = self.directory / f".probe-{os.getpid()}"
         probe.write_text("")
         probe.unlink()
+        sweep_temporaries(self.directory, recursive=True)  # what a killed session left
 
     # ------------------------------------------------------------------ spec
     @property

@@ -9,9 +9,7 @@ data ("corrupt file", "wrong type").
 
 import json
 import os
-import shutil
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -298,3 +296,132 @@ def test_a_manifest_that_is_not_utf8_is_named(sonar10, tmp_path):
     (tmp_path / "MANIFEST.tsv").write_bytes(b"file\tcitation\nson.csv\t\xff\xfe caf\xe9\n")
     with pytest.raises(ValueError, match=r"MANIFEST\.tsv is not UTF-8 text"):
         load_dataset(tmp_path / "son.csv")
+
+
+def test_a_report_whose_data_is_gone_says_its_tsne_views_are_left_out(copy, tmp_path):
+    from pymoo_fs.studies.report import write_report
+
+    (copy / "data" / "son.csv").unlink()
+    with pytest.warns(UserWarning, match=r"dataset 'son': its t-SNE views are left out: its "
+                                         r"data cannot be read \(file not found"):
+        write_report(copy / "out", tmp_path / "report")
+    assert (tmp_path / "report" / "report.md").is_file()
+
+
+# ------------------------------------------------------------------ nothing left behind
+SLOW = """name = "slow"
+seed = 1
+runs = 4
+datasets = ["sonar"]
+protocol = "S003"
+[budget]
+n_gen = 400
+[[algorithms]]
+name = "NSGA-II"
+pop_size = 10
+"""
+
+
+def _workers_started(proc, n, timeout=240):
+    """The process ids below ``proc`` once ``n`` of them run (loky's workers and its tracker)."""
+    import time
+
+    from pymoo_fs._signals import _descendants
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        found = _descendants(proc.pid)
+        if len(found) >= n:
+            time.sleep(1.0)  # let them start computing
+            return _descendants(proc.pid)
+        time.sleep(0.1)
+    pytest.fail(f"the workers of {proc.args} never started")
+
+
+def _alive(pids):
+    from pymoo_fs._signals import _alive as alive
+
+    return [pid for pid in pids if alive(pid)]
+
+
+@pytest.mark.parametrize("signame, group", [("SIGTERM", False), ("SIGTERM", True),
+                                            ("SIGHUP", False)])
+def test_a_terminated_study_with_workers_leaves_no_worker_alive(tmp_path, signame, group):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    spec = tmp_path / "slow.toml"
+    spec.write_text(SLOW)
+    out = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "pymoo_fs", "study", str(spec), "--out",
+                             str(out), "--jobs", "2", "--quiet"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        workers = _workers_started(proc, 2)
+        number = getattr(signal, signame)
+        if group:
+            os.killpg(proc.pid, number)
+        else:
+            proc.send_signal(number)
+        _, err = proc.communicate(timeout=60)
+        time.sleep(5)
+        assert not _alive(workers), (workers, err)
+        assert proc.returncode == 128 + number, err
+        assert f"stopped by {signame}" in err and "runs are stored in" in err, err
+        assert "Traceback" not in err
+        assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def test_temporaries_of_a_killed_process_are_swept_and_a_live_ones_kept(tmp_path):
+    import subprocess
+    import sys
+
+    from pymoo_fs._files import commit_files
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    stale = tmp_path / f".pymoo-fs-write-{dead}-abcd1234"
+    old = tmp_path / ".pymoo-fs-write-k2j3h4g5"  # an earlier version's name: no process id
+    live = tmp_path / f".pymoo-fs-write-{os.getpid()}-zzzz"
+    partial = tmp_path / f".results.csv.{dead}.tmp"
+    for d in (stale, old, live):
+        d.mkdir()
+        (d / "fronts.png").write_bytes(b"half")
+    partial.write_text("half")
+    commit_files(tmp_path, {"a.txt": lambda p: p.write_text("a")})
+    assert not stale.exists() and not old.exists() and not partial.exists()
+    assert live.is_dir() and (tmp_path / "a.txt").read_text() == "a"
+    store_dir = tmp_path / "study"
+    (store_dir / "runs" / "x" / "A").mkdir(parents=True)
+    left = store_dir / "runs" / "x" / "A" / f".run-000_fold-00.json.{dead}.tmp"
+    left.write_text("{")
+    ResultStore(store_dir)
+    assert not left.exists()
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_a_signal_while_compare_writes_leaves_no_staging_directory(tmp_path, signame):
+    import signal
+
+    from ..test_cli_interrupt import DRIVER, OLD, SMALL, Command, _old_outputs
+
+    out = tmp_path / "results"
+    _old_outputs(out)
+    command = Command([str(tmp_path / "go"), "compare", *SMALL, "--out", str(out)],
+                      script=DRIVER)
+    command.wait_for("figure staged")
+    assert [p for p in out.iterdir() if p.name.startswith(".pymoo-fs-write-")]
+    command.proc.send_signal(getattr(signal, signame))
+    status, stdout, stderr = command.finish()
+    assert status == 128 + getattr(signal, signame), stderr
+    assert f"stopped by {signame}" in stderr and "Traceback" not in stderr
+    assert not [p for p in out.rglob("*") if ".pymoo-fs-write-" in str(p)
+                or p.name.endswith(".tmp")]
+    for name, content in OLD.items():
+        assert (out / name).read_bytes() == content
