@@ -109,6 +109,11 @@ def write_atomic(path, data):
         with open(tmp, "wb") as fh:
             fh.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.replace(tmp, path)
+    except OSError as exc:  # a full disk, a file-size limit: named by the target, not tmp
+        tmp.unlink(missing_ok=True)
+        if exc.errno is None:
+            raise
+        raise OSError(exc.errno, exc.strerror, str(path)) from exc
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -10,6 +10,7 @@ data ("corrupt file", "wrong type").
 import json
 import os
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -425,3 +426,125 @@ def test_a_signal_while_compare_writes_leaves_no_staging_directory(tmp_path, sig
                 or p.name.endswith(".tmp")]
     for name, content in OLD.items():
         assert (out / name).read_bytes() == content
+
+
+# ------------------------------------------------------------------ unclear errors, one line
+def test_a_full_disk_under_study_is_one_line_naming_the_file_and_what_is_stored(
+        copy, monkeypatch, capsys):
+    import errno
+
+    from pymoo_fs.studies import store as store_module
+
+    real = store_module.write_json_atomic
+
+    def full(path, obj):
+        if "runs" in Path(path).parts:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return real(path, obj)
+
+    monkeypatch.setattr(store_module, "write_json_atomic", full)
+    (copy / "ev.toml").write_text(SPEC.format(dataset="data/son.csv").replace("runs = 1",
+                                                                              "runs = 2"))
+    with pytest.raises(SystemExit) as info:
+        cli.main(["study", str(copy / "ev.toml"), "--out", str(copy / "out"), "--quiet"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert info.value.code == 1 and len(err) == 1, err
+    assert "run-001_fold-00.json: No space left on device; free space on that disk" in err[0]
+    assert "1 of 2 runs are stored in" in err[0] and "then run the same command" in err[0]
+
+
+def test_a_file_size_limit_under_study_is_one_line(copy, tmp_path):
+    import resource
+    import subprocess
+    import sys
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (400, 400))
+
+    proc = subprocess.run([sys.executable, "-m", "pymoo_fs", "study", str(copy / "ev.toml"),
+                           "--out", str(tmp_path / "other"), "--quiet"], preexec_fn=limit,
+                          capture_output=True, text=True, timeout=300)
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode in (1, 2) and "Traceback" not in proc.stderr, proc.stderr
+    assert "File too large" in lines[-1] and str(tmp_path / "other") in lines[-1], lines
+
+
+def test_compare_to_a_full_stdout_is_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "pymoo_fs", "compare", "--dataset",
+                               "sonar", "--runs", "1", "--generations", "2", "--pop-size", "4",
+                               "--algorithms", "nsga2", "--out", str(tmp_path / "c")],
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=300)
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert lines[-1].startswith("pymoo-fs compare: error: cannot write standard output: No "
+                                "space left on device; redirect the output"), lines
+    assert (tmp_path / "c" / "results.csv").is_file()
+
+
+def test_a_truncated_download_is_named_with_its_url_and_sizes(tmp_path):
+    import http.server
+    import threading
+
+    from pymoo_fs.datasets import fetch_datasets
+
+    from ..datasets.test_fetch import CASES, _setup
+
+    table, _ = _setup(tmp_path, {"csv": CASES["csv"]})
+
+    class Cut(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            self.wfile.write(b"f0,cla")
+            self.wfile.flush()
+            self.close_connection = True
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Cut)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        with pytest.raises(OSError, match=r"cannot download http://127\.0\.0\.1:\d+/.*part%200"
+                                          r"\.bin: the download was cut short after 6 of 1000 "
+                                          r"bytes; nothing written"):
+            fetch_datasets("toy_csv", tmp_path / "data",
+                           mirror=f"http://127.0.0.1:{server.server_port}", sources=table)
+    finally:
+        server.shutdown()
+    assert not (tmp_path / "data" / "toy_csv.csv.gz").exists()
+
+
+def test_datasets_fetch_into_a_pymoo_fs_data_that_is_a_file_names_the_variable(
+        tmp_path, monkeypatch, capsys):
+    (tmp_path / "f").write_text("x")
+    monkeypatch.setenv("PYMOO_FS_DATA", str(tmp_path / "f"))
+    with pytest.raises(SystemExit) as info:
+        cli.main(["datasets", "fetch", "wine"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and "PYMOO_FS_DATA" in err and "is a file" in err
+
+
+def test_a_read_only_install_without_a_writable_cache_gets_a_temporary_one(monkeypatch):
+    import numba.core.config
+
+    from pymoo_fs import compilation
+
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setattr(numba.core.config, "CACHE_DIR", numba.core.config.CACHE_DIR)
+    monkeypatch.setattr(compilation, "_writable", lambda d: "pymoo-fs-numba" in d)
+    with pytest.warns(UserWarning, match=r"__pycache__, .*numba cannot be written: numba "
+                                         r"caches pymoo-fs's kernels in .*pymoo-fs-numba"):
+        chosen = compilation.ensure_cache_dir()
+    assert os.environ["NUMBA_CACHE_DIR"] == chosen == numba.core.config.CACHE_DIR
+    monkeypatch.setattr(compilation, "_writable", lambda d: False)
+    with pytest.raises(RuntimeError, match="set NUMBA_CACHE_DIR to a writable directory"):
+        compilation.ensure_cache_dir()
