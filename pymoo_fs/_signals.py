@@ -153,8 +153,11 @@ class InterruptGuard:
     return (numba then fails with ``SystemError``), inside numba's compiler (which lost it) or
     between two output files. Here the first Ctrl-C only sets a flag and says that the command
     is stopping; a second one, while :attr:`stop_at_once` holds, runs :attr:`cleanups` and
-    exits with status 130 at once (an impatient user during a long compilation). Outside the
-    main thread nothing is installed and Ctrl-C keeps Python's behaviour.
+    exits with status 130 at once (an impatient user during a long compilation). SIGTERM and
+    SIGHUP stop at once: the worker processes (loky's, Dask's) are stopped, temporary files
+    removed, :attr:`cleanups` run and the message said, and the process exits with status
+    128 + the signal's number. Outside the main thread nothing is installed and the signals
+    keep Python's behaviour.
 
     Parameters
     ----------

@@ -156,8 +156,11 @@ def main(argv=None):
         0 on success; 1 when the reader of the output went away (a closed pipe). Otherwise the
         process exits (:class:`SystemExit`) after a one-line message on stderr: 2 for a bad
         option, dataset or output directory (found before any run), or no command at all (then
-        the usage and the list of commands), 1 when the results cannot be written, 130 when
-        interrupted (Ctrl-C).
+        the usage and the list of commands), 1 when the results cannot be written (a full
+        disk, a file-size limit, a full standard output: one line naming the file, the fix and
+        what is stored), 130 when interrupted (Ctrl-C), 128 + the signal's number after
+        SIGTERM (143) or SIGHUP (129), which stop the worker processes at once, remove the
+        temporary files and say what is stored.
 
     Notes
     -----

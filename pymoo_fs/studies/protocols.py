@@ -150,12 +150,18 @@ def load_dataset_cached(dataset, data_dir=None, target=None):
     Returns
     -------
     dataset : Dataset
+        Read again when the file changed (its size, modification time or inode), or when
+        ``PYMOO_FS_DATA`` or the working directory did.
     """
     import os
 
     from pymoo_fs.datasets.loading import DATA_ENV_VAR
 
-    key = (dataset, data_dir, target, os.environ.get(DATA_ENV_VAR), os.getcwd())
+    try:
+        cwd = os.getcwd()
+    except OSError:  # the working directory was removed
+        cwd = None
+    key = (dataset, data_dir, target, os.environ.get(DATA_ENV_VAR), cwd)
     cached = _datasets.get(key)
     if cached is None or _file_state(cached[0].source) != cached[1]:  # edited: read again
         data = load_dataset(dataset, data_dir=data_dir, target=target)

@@ -609,6 +609,15 @@ def load_study(path_or_text: str | os.PathLike[str], name: str | None = None,
         cannot be read or is not UTF-8 text, and for an argument that is neither a path nor
         text.
 
+    Notes
+    -----
+    In a spec file, a dataset given as a relative path (``"data/x.csv"``: a folder or a file
+    extension in it) and a relative ``data_dir`` are read from the spec file's folder, not
+    the working directory, and stored as absolute paths; a bare name (``"sonar"``) is looked
+    up as :func:`~pymoo_fs.datasets.load_dataset` does. In TOML text they are relative to the
+    working directory. A dataset table with both ``name`` and ``path`` gives the dataset that
+    name in the study (:attr:`StudySpec.names`).
+
     Examples
     --------
     >>> from pymoo_fs.studies import load_study

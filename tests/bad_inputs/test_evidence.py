@@ -9,6 +9,8 @@ data ("corrupt file", "wrong type").
 
 import json
 import os
+import re
+import shutil
 import warnings
 from pathlib import Path
 
@@ -548,3 +550,143 @@ def test_a_read_only_install_without_a_writable_cache_gets_a_temporary_one(monke
     monkeypatch.setattr(compilation, "_writable", lambda d: False)
     with pytest.raises(RuntimeError, match="set NUMBA_CACHE_DIR to a writable directory"):
         compilation.ensure_cache_dir()
+
+
+# ------------------------------------------------------------------ every registered algorithm
+def _every_algorithm_spec(data, seed, n_obj):
+    from pymoo_fs.algorithms import algorithm_names
+    from pymoo_fs.algorithms.registry import n_objectives
+
+    tables = "".join(f'[[algorithms]]\nname = "{n}"\npop_size = 5\n\n'
+                     for n in algorithm_names() if n_objectives(n) == n_obj)
+    return (f'name = "all{n_obj}"\nseed = {seed}\nruns = 1\ndatasets = ["{data}"]\n'
+            f'protocol = "{"S003" if n_obj == 2 else "S000"}"\n[budget]\nn_gen = 2\n\n{tables}')
+
+
+@pytest.fixture(scope="module")
+def every_algorithm(sonar10, tmp_path_factory):
+    """Studies of every registered algorithm (one run each), seeds 1 and 2, per objective
+    count: {(n_obj, seed): directory}."""
+    base = tmp_path_factory.mktemp("every")
+    _write_csv(base / "son.csv", *sonar10)
+    out = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for n_obj in (1, 2):
+            for seed in (1, 2):
+                spec = load_study(_every_algorithm_spec(base / "son.csv", seed, n_obj))
+                out[n_obj, seed] = (spec, base / f"s{n_obj}-{seed}")
+                run_study(spec, out[n_obj, seed][1], progress=False)
+    return out
+
+
+def _labels():
+    from pymoo_fs.algorithms import algorithm_names
+    from pymoo_fs.algorithms.registry import n_objectives
+
+    return [(n, n_objectives(n)) for n in algorithm_names()]
+
+
+@pytest.mark.parametrize("label, n_obj", _labels(), ids=[n for n, _ in _labels()])
+def test_every_algorithms_run_file_is_its_own_and_a_foreign_or_impossible_one_is_refused(
+        every_algorithm, label, n_obj, tmp_path):
+    spec, done = every_algorithm[n_obj, 1]
+    _, other = every_algorithm[n_obj, 2]
+    key = RunKey("son", label, 0, 0)
+    record = ResultStore(done).read_run(key)
+    assert record["config"]["algorithm"] == label and record["config"]["study_seed"] == 1
+    assert record["config"]["params"] == {"pop_size": 5} and isinstance(record["seed"], int)
+    assert record["data_sha256"] == json.loads((done / "study.json").read_text())[
+        "data"]["son"]["sha256"]
+    # a run file of the same study with another seed, copied in: refused by name
+    copy = tmp_path / "copy"
+    shutil.copytree(done, copy)
+    target = ResultStore(copy).run_path(key)
+    shutil.copyfile(ResultStore(other).run_path(key), target)
+    named = re.escape(str(target))
+    with pytest.raises(ForeignRunError, match=rf"{named}.*its seed"):
+        run_study(spec, copy, progress=False)
+    with pytest.raises(ForeignRunError, match=rf"{named}.*its seed"):
+        load_results(copy)
+    # a score no accuracy gives: refused by the report, redone by the study
+    shutil.copyfile(ResultStore(done).run_path(key), target)
+    _edit_run_at(target, lambda r: r["score_test"].__setitem__(0, 2.0))
+    with pytest.raises(StoreFileError, match=r"score_test holds 2\.0, outside \[0, 1\]"):
+        load_results(copy)
+    with pytest.warns(UserWarning, match=rf"{named} is damaged"):
+        run_study(spec, copy, progress=False)
+    assert target.read_bytes() == ResultStore(done).run_path(key).read_bytes()
+
+
+def _edit_run_at(path, edit):
+    record = json.loads(path.read_text())
+    edit(record)
+    path.write_text(json.dumps(record))
+
+
+# ------------------------------------------------------------------ pandas inputs
+@pytest.mark.parametrize("kind", ["Int64", "Float64", "double[pyarrow]", "int64[pyarrow]"])
+def test_the_knn_evaluator_takes_the_frames_the_selector_takes(kind):
+    pd = pytest.importorskip("pandas")
+    if "pyarrow" in kind:
+        pytest.importorskip("pyarrow")
+    from pymoo_fs.evaluation import KNNEvaluator
+
+    data = load_dataset("sonar")
+    values = np.round(data.X[:, :6] * 100) if kind.startswith("int") or kind == "Int64" \
+        else data.X[:, :6]
+    frame = pd.DataFrame(values).astype(kind)
+    mask = np.array([1, 0, 1, 1, 0, 1], dtype=bool)
+    expected = KNNEvaluator(values, data.y, cv=5).score(mask)
+    assert KNNEvaluator(frame, data.y, cv=5).score(mask) == expected
+    holed = frame.copy()
+    holed.iloc[4, 2] = pd.NA
+    with pytest.raises(ValueError, match=r"X contains 1 NaN .*columns \[2\]"):
+        KNNEvaluator(holed, data.y)
+    with pytest.raises(ValueError, match=r"X must be numeric: column\(s\) s are not"):
+        KNNEvaluator(frame.assign(s="a"), data.y)
+
+
+def test_missing_string_labels_are_named_by_the_selector_and_the_evaluator():
+    pd = pytest.importorskip("pandas")
+    from pymoo_fs.evaluation import KNNEvaluator
+    from pymoo_fs.selector import SwarmFeatureSelector
+
+    data = load_dataset("sonar")
+    y = pd.Series(data.classes[data.y], dtype="string")
+    y[[3, 7]] = pd.NA
+    with pytest.raises(ValueError, match=r"y holds 2 missing label\(s\) \(rows \[3, 7\]"):
+        SwarmFeatureSelector(algorithm="nsga2", pop_size=4, n_gen=2).fit(data.X, y)
+    with pytest.raises(ValueError, match=r"y holds 2 missing label\(s\) \(pd\.NA, rows "
+                                         r"\[3, 7\]\)"):
+        KNNEvaluator(data.X, y)
+
+
+@pytest.mark.parametrize("scoring", ["neg_log_loss", "neg_brier_score", "r2",
+                                     "matthews_corrcoef"])
+def test_scorers_whose_values_are_not_in_the_unit_interval_are_refused(scoring):
+    from sklearn.tree import DecisionTreeClassifier
+
+    from pymoo_fs.evaluation import EstimatorEvaluator
+    from pymoo_fs.selector import SwarmFeatureSelector
+
+    data = load_dataset("sonar")
+    with pytest.raises(ValueError, match=rf"scoring='{scoring}' gives values outside \[0, 1\]"):
+        EstimatorEvaluator(data.X, data.y, DecisionTreeClassifier(random_state=0),
+                           scoring=scoring)
+    with pytest.raises(ValueError, match=rf"scoring='{scoring}' gives values outside"):
+        SwarmFeatureSelector(algorithm="nsga2", pop_size=4, n_gen=2,
+                             scoring=scoring).fit(data.X, data.y)
+
+
+def test_a_callable_scorer_returning_a_value_outside_the_unit_interval_is_refused():
+    from sklearn.metrics import make_scorer
+    from sklearn.tree import DecisionTreeClassifier
+
+    from pymoo_fs.evaluation import EstimatorEvaluator
+
+    data = load_dataset("sonar")
+    ev = EstimatorEvaluator(data.X, data.y, DecisionTreeClassifier(random_state=0), cv=3,
+                            scoring=make_scorer(lambda a, b: -2.5))
+    with pytest.raises(ValueError, match=r"gives -2\.5, outside \[0, 1\]"):
+        ev.score(np.ones(data.n_features, dtype=bool))
