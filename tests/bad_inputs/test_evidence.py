@@ -347,9 +347,13 @@ def _alive(pids):
     return [pid for pid in pids if alive(pid)]
 
 
-@pytest.mark.parametrize("signame, group", [("SIGTERM", False), ("SIGTERM", True),
-                                            ("SIGHUP", False)])
-def test_a_terminated_study_with_workers_leaves_no_worker_alive(tmp_path, signame, group):
+@pytest.mark.parametrize("signame, group, dask", [("SIGTERM", False, False),
+                                                  ("SIGTERM", True, False),
+                                                  ("SIGHUP", False, False),
+                                                  ("SIGTERM", False, True)],
+                         ids=["SIGTERM", "SIGTERM-group", "SIGHUP", "SIGTERM-dask"])
+def test_a_terminated_study_with_workers_leaves_no_worker_alive(tmp_path, signame, group,
+                                                                dask):
     import signal
     import subprocess
     import sys
@@ -358,11 +362,15 @@ def test_a_terminated_study_with_workers_leaves_no_worker_alive(tmp_path, signam
     spec = tmp_path / "slow.toml"
     spec.write_text(SLOW)
     out = tmp_path / "out"
+    if dask:
+        pytest.importorskip("distributed")
+    scheduler = ["--scheduler", "local"] if dask else []
     proc = subprocess.Popen([sys.executable, "-m", "pymoo_fs", "study", str(spec), "--out",
-                             str(out), "--jobs", "2", "--quiet"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                             str(out), "--jobs", "2", "--quiet", *scheduler],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
     try:
-        workers = _workers_started(proc, 2)
+        workers = _workers_started(proc, 3 if dask else 2)  # Dask: two workers, a tracker
         number = getattr(signal, signame)
         if group:
             os.killpg(proc.pid, number)
@@ -375,6 +383,37 @@ def test_a_terminated_study_with_workers_leaves_no_worker_alive(tmp_path, signam
         assert f"stopped by {signame}" in err and "runs are stored in" in err, err
         assert "Traceback" not in err
         assert not [p for p in out.rglob("*") if p.name.endswith(".tmp")]
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+LIBRARY = """
+import sys
+from pymoo_fs.studies import load_study, run_study
+run_study(load_study(sys.argv[1]), sys.argv[2], n_jobs=2, progress=False)
+"""
+
+
+def test_run_study_with_workers_stops_them_on_sigterm_outside_the_command_line(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    spec = tmp_path / "slow.toml"
+    spec.write_text(SLOW)
+    proc = subprocess.Popen([sys.executable, "-c", LIBRARY, str(spec), str(tmp_path / "out")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        workers = _workers_started(proc, 2)
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=60)
+        time.sleep(5)
+        assert proc.returncode == -signal.SIGTERM  # ended as the signal ends a process
+        assert not _alive(workers)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
