@@ -2,6 +2,7 @@
 
 import argparse
 import contextlib
+import errno
 import os
 import sys
 import tempfile
@@ -111,6 +112,10 @@ def build_parser():
                    help="run on Dask: 'local' starts a LocalCluster of --jobs workers; else "
                         "the address of a running scheduler (tcp://host:8786)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--data-change", choices=("refuse", "new", "moved"), default="refuse",
+                   help="when a dataset is not the data the stored runs were made on: refuse "
+                        "(default), store it as a new dataset NAME-2, or (same content read "
+                        "from another file) record the new source")
 
     p = sub.add_parser(
         "report",
@@ -151,8 +156,11 @@ def main(argv=None):
         0 on success; 1 when the reader of the output went away (a closed pipe). Otherwise the
         process exits (:class:`SystemExit`) after a one-line message on stderr: 2 for a bad
         option, dataset or output directory (found before any run), or no command at all (then
-        the usage and the list of commands), 1 when the results cannot be written, 130 when
-        interrupted (Ctrl-C).
+        the usage and the list of commands), 1 when the results cannot be written (a full
+        disk, a file-size limit, a full standard output: one line naming the file, the fix and
+        what is stored), 130 when interrupted (Ctrl-C), 128 + the signal's number after
+        SIGTERM (143) or SIGHUP (129), which stop the worker processes at once, remove the
+        temporary files and say what is stored.
 
     Notes
     -----
@@ -178,13 +186,17 @@ def main(argv=None):
     guard = InterruptGuard(args.command)
     try:
         with guard, _one_line_warnings(args.command), _compile_notice():
-            return command(parser, args, guard)
+            status = command(parser, args, guard)
+            sys.stdout.flush()  # a full disk behind stdout fails here, not at exit
+            return status
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError):  # the reader went away (``pymoo-fs algorithms | head``)
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            return 1
+        parser.exit(1, _write_failure(args.command, exc, guard))
     except KeyboardInterrupt:  # a Ctrl-C before the guard was installed, or from its checks
         parser.exit(130, f"\n{guard.message}\n")
-    except BrokenPipeError:  # the reader of stdout went away (``pymoo-fs algorithms | head``)
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout
-        return 1
 
 
 def _study(parser, args, guard):
@@ -193,7 +205,8 @@ def _study(parser, args, guard):
     try:
         spec = load_study(args.spec)
         out = Path(args.out) if args.out else Path(args.spec).resolve().parent / spec.name
-        store = prepare_study(spec, out)
+        store = prepare_study(spec, out, data_change=args.data_change)
+        spec = store.spec
     except (StudySpecError, ValueError) as exc:
         parser.exit(2, f"pymoo-fs study: error: {_one_line(exc)}\n")
     except OSError as exc:
@@ -388,6 +401,12 @@ def _datasets(parser, args, guard):
         parser.exit(2, f"pymoo-fs datasets fetch: error: unknown dataset(s) "
                        f"{', '.join(unknown)}; known: {', '.join(sorted(BENCHMARK_SOURCES))}\n")
     directory = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()
+    if directory.exists() and not directory.is_dir():
+        where = ("--data-dir" if args.data_dir else
+                 f"{DATA_ENV_VAR} (={os.environ.get(DATA_ENV_VAR)!r})")
+        parser.exit(2, f"pymoo-fs datasets fetch: error: {where} names {str(directory)!r}, "
+                       f"which is a file, not a directory: point {where.split(' ')[0]} at a "
+                       "folder for the datasets\n")
     guard.message = (f"pymoo-fs datasets fetch: interrupted; the datasets fetched so far are "
                      f"in {str(directory)!r}; run the same command to fetch the rest")
     guard.stop_at_once = True  # every file is written whole (temporary file and rename)
@@ -464,6 +483,39 @@ def _flags(message):
 
     return re.sub(r"^(" + "|".join(sorted(_COMPARE_FLAGS, key=len, reverse=True))
                   + r")(?![\w-])", lambda m: _COMPARE_FLAGS[m.group(1)], message, count=1)
+
+
+def _stdout_failed():
+    """Whether standard output cannot take what was printed (a full disk, /dev/full)."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        return True
+    return False
+
+
+def _write_failure(command, exc, guard):
+    """The one line for an error writing a file (a full disk, a file-size limit, a read-only
+    folder) or standard output: the file, the reason, the fix, and what is kept."""
+    reason = exc.strerror or _one_line(exc)
+    kept = guard.message
+    kept = kept.split(": interrupted; ", 1)[1] if ": interrupted; " in kept else ""
+    fixes = {errno.ENOSPC: "free space on that disk", errno.EFBIG: "raise the file-size "
+             "limit (ulimit -f)", errno.EDQUOT: "free space within your disk quota",
+             errno.EROFS: "write to a writable folder (--out)", errno.EACCES: "write to a "
+             "folder you may write to (--out)"}
+    if exc.filename is None and (_stdout_failed() or exc.errno in (
+            errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO)):  # print's error: no file
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes stdout
+        what, fix = "standard output", "redirect the output to a file on a disk with space"
+    else:
+        what = str(exc.filename) if exc.filename is not None else "a file"
+        fix = fixes.get(exc.errno, "check the path and the disk")
+    line = f"pymoo-fs {command}: error: cannot write {what}: {reason}; {fix}"
+    if kept and what != "standard output":
+        line += f"; {kept.replace('run the same command', 'then run the same command')}"
+    return line + "\n"
 
 
 def _one_line(exc):

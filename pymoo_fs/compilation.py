@@ -38,7 +38,7 @@ import time
 import warnings
 
 __all__ = ["FAMILIES", "KernelCompilationWarning", "announce_to", "announced",
-           "compile_seconds", "family_of", "install"]
+           "compile_seconds", "ensure_cache_dir", "family_of", "install"]
 
 logger = logging.getLogger("pymoo_fs.compilation")
 
@@ -175,6 +175,7 @@ def install():
         if _installed:
             return
         _installed = True
+    ensure_cache_dir()
     if "numba" in sys.modules:
         _register()
     else:
@@ -278,3 +279,74 @@ class _AfterNumbaImport:
 
         spec.loader.exec_module = exec_module
         return spec
+
+
+def _writable(directory):
+    """Whether a directory can be written, or created under its nearest existing parent."""
+    import os
+
+    path = os.path.abspath(directory)
+    while not os.path.exists(path):
+        parent = os.path.dirname(path)
+        if parent == path:
+            return False
+        path = parent
+    return os.path.isdir(path) and os.access(path, os.W_OK | os.X_OK)
+
+
+def ensure_cache_dir():
+    """Give numba a writable directory for pymoo-fs's kernels where it would find none.
+
+    numba caches a kernel beside its source (``__pycache__``) or, where that folder cannot be
+    written (a read-only install), in the user's cache (``~/.cache/numba``); where neither can
+    be written, defining the kernel fails with numba's "cannot cache function ...: no locator
+    available". Here, when ``NUMBA_CACHE_DIR`` is not set and neither place is writable,
+    ``NUMBA_CACHE_DIR`` is set to a folder of the system's temporary directory
+    (``pymoo-fs-numba-UID``; the kernels are compiled again after it is emptied).
+
+    Returns
+    -------
+    directory : str or None
+        The directory chosen, or None where nothing was changed.
+
+    Raises
+    ------
+    RuntimeError
+        When no directory can be written at all (nor one named by ``NUMBA_CACHE_DIR``): the
+        message names the folders tried and says to set ``NUMBA_CACHE_DIR`` to a writable one.
+    """
+    import os
+    import tempfile
+
+    package = os.path.dirname(os.path.abspath(__file__))
+    given = os.environ.get("NUMBA_CACHE_DIR")
+    if given:
+        if _writable(given):
+            return None
+        tried = [given]
+    else:
+        home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"),
+                                                                ".cache")
+        user = os.path.join(home, "numba")
+        if _writable(os.path.join(package, "__pycache__")) or _writable(user):
+            return None
+        tried = [os.path.join(package, "__pycache__"), user]
+    fallback = os.path.join(tempfile.gettempdir(), f"pymoo-fs-numba-{_uid()}")
+    if not _writable(fallback):
+        raise RuntimeError(
+            f"numba cannot cache pymoo-fs's kernels: {', '.join(tried + [fallback])} cannot "
+            "be written; set NUMBA_CACHE_DIR to a writable directory")
+    os.environ["NUMBA_CACHE_DIR"] = fallback
+    numba_config = sys.modules.get("numba.core.config")
+    if numba_config is not None:  # numba read its configuration already
+        numba_config.CACHE_DIR = fallback
+    warnings.warn(f"{', '.join(tried)} cannot be written: numba caches pymoo-fs's kernels in "
+                  f"{fallback} (set NUMBA_CACHE_DIR to choose the folder)", UserWarning,
+                  stacklevel=2)
+    return fallback
+
+
+def _uid():
+    import os
+
+    return os.getuid() if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")

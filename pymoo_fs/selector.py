@@ -324,6 +324,7 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
             if isinstance(value, (bool, np.bool_)):  # scikit-learn takes True for the int 1
                 raise ValueError(f"{name} must be an int (or its documented options), got "
                                  f"{value!r}: a bool is not a number")
+        _refuse_missing_labels(y)
         X, y = validate_data(self, X, y)
         check_classification_targets(y)
         if np.unique(y).size < 2:
@@ -587,3 +588,26 @@ class _Monitor(Callback):
         return {"n_gen": rows[:, 0].astype(np.int64), "n_evaluations": rows[:, 1].astype(np.int64),
                 "best_error": rows[:, 2], "n_features": rows[:, 3].astype(np.int64),
                 "hypervolume": rows[:, 4]}
+
+
+def _refuse_missing_labels(y):
+    """A ValueError naming the rows of missing labels (``pd.NA``, None, NaN) in ``y``, which
+    scikit-learn's checks end on with pandas' "boolean value of NA is ambiguous"; None is
+    left to scikit-learn's own check."""
+    if y is None:
+        return
+    isna = getattr(y, "isna", None)
+    if callable(isna):
+        missing = np.flatnonzero(np.asarray(isna(), dtype=bool).ravel())
+    else:
+        try:
+            values = np.asarray(y, dtype=object).ravel().tolist()
+        except (TypeError, ValueError):
+            return
+        missing = np.array([i for i, v in enumerate(values)
+                            if v is None or type(v).__name__ == "NAType"
+                            or (isinstance(v, float) and v != v)], dtype=int)
+    if missing.size:
+        raise ValueError(f"y holds {missing.size} missing label(s) (rows "
+                         f"{missing[:10].tolist()}, counted from 0): every sample needs a "
+                         "class label")

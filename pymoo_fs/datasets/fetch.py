@@ -235,11 +235,22 @@ def _download(url: str, sha256: str) -> bytes:
     import urllib.error  # here: urllib.request (http, email) costs every load_dataset's import
     import urllib.request
 
+    import http.client
+
     try:
         with urllib.request.urlopen(url, timeout=_TIMEOUT_S) as response:
             data = response.read()
     except urllib.error.URLError as error:
         raise OSError(f"cannot download {url}: {error.reason}") from error
+    except http.client.IncompleteRead as error:  # the connection closed before the end
+        got = len(error.partial)
+        expected = "" if error.expected is None else f" of {got + error.expected}"
+        raise OSError(f"cannot download {url}: the download was cut short after {got}"
+                      f"{expected} bytes; nothing written, run the command again") from None
+    except (http.client.HTTPException, OSError) as error:  # reset, timed out mid-read
+        raise OSError(f"cannot download {url}: the connection failed during the download "
+                      f"({type(error).__name__}: {error}); nothing written, run the command "
+                      "again") from None
     actual = _sha256(data)
     if actual != sha256:
         raise ChecksumError(

@@ -55,6 +55,10 @@ class Dataset:
         Short name of the dataset (the file name without its extensions, e.g. ``"musk1"``).
     citation : str, default=""
         The reference to give when using the data; ``""`` when unknown.
+    source : str, default=""
+        Where the data was read from: the file's absolute path, or ``"bundled NAME.csv.gz"``
+        for a bundled dataset (what a study records beside the data's fingerprint); ``""``
+        for data built in memory.
 
     Raises
     ------
@@ -84,6 +88,7 @@ class Dataset:
     feature_names: list = field(default_factory=list)
     name: str = ""
     citation: str = ""
+    source: str = ""
 
     def __post_init__(self):
         try:
@@ -114,6 +119,7 @@ class Dataset:
         object.__setattr__(self, "feature_names", names)
         object.__setattr__(self, "name", str(self.name))
         object.__setattr__(self, "citation", str(self.citation))
+        object.__setattr__(self, "source", str(self.source))
 
     @property
     def n_samples(self) -> int:
@@ -288,13 +294,13 @@ def load_dataset(name_or_path: str | os.PathLike[str],
                 return _load_file(candidate, target)
 
     path = Path(name).expanduser()
-    if path.is_file():
+    if path.is_file() or (path.exists() and not path.is_dir()):  # a device or a pipe: named
         return _load_file(path, target)
     if path.is_dir():
         raise ValueError(_directory_message(path))
     if is_bare and not Path(name).suffix:
         where = (f"no file {name}.<csv.gz|csv|arff|mat> in {directory}" if directory
-                 else f"no data directory (pass data_dir= or set {DATA_ENV_VAR})")
+                 else _no_directory(data_dir))
         raise ValueError(
             f"unknown dataset name {name!r}: not bundled, {where}, and not an existing file; "
             f"known names: {list_datasets(data_dir)}"
@@ -343,6 +349,43 @@ def _search_dir(data_dir):
     return None
 
 
+def _file_kind(path):
+    """What a path that exists and is not a regular file or a directory is, in words."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return "something that cannot be read"
+    for test, words in ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
+                        (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return words
+    return "not a file"
+
+
+def _no_directory(data_dir):
+    """Why no directory is searched by name: none given, or ``PYMOO_FS_DATA`` naming no
+    directory (a file, or nothing), said with the fix."""
+    env = os.environ.get(DATA_ENV_VAR)
+    if data_dir is None and env:
+        what = "a file" if Path(env).expanduser().is_file() else "nothing that exists"
+        return (f"{DATA_ENV_VAR}={env!r} names {what}, not a directory (point "
+                f"{DATA_ENV_VAR} at the folder holding the dataset files, or pass data_dir=)")
+    return f"no data directory (pass data_dir= or set {DATA_ENV_VAR})"
+
+
+def _read_manifest(path):
+    """The text of a MANIFEST.tsv; a ValueError naming the file if it is not UTF-8."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(
+            f"{path} is not UTF-8 text (byte {error.start}: {error.reason}); save the "
+            "manifest as UTF-8"
+        ) from None
+
+
 def _manifest_citation(text, filename):
     """Citation of ``filename`` in the text of a MANIFEST.tsv, or ``""``."""
     for row in csv.DictReader(io.StringIO(text), delimiter="\t"):
@@ -358,7 +401,8 @@ def _load_bundled(name, target):
     with (data / filename).open("rb") as stream:
         text = gzip.decompress(stream.read()).decode("utf-8-sig")
     X, labels, names = _parse_csv(text, target, source=f"bundled {filename}")
-    return _make_dataset(X, labels, names, name, citation, f"bundled {filename}")
+    return _make_dataset(X, labels, names, name, citation, f"bundled {filename}",
+                         resolved=f"bundled {filename}")
 
 
 def _load_file(path, target):
@@ -367,7 +411,8 @@ def _load_file(path, target):
     if path.is_dir():
         raise ValueError(_directory_message(path))
     if not path.is_file():
-        raise ValueError(f"not a regular file: {path.resolve()}")
+        raise ValueError(f"{path} is not a regular file but {_file_kind(path)}: give the path "
+                         "of a dataset file (.csv, .csv.gz, .arff, .mat)")
     ext = _extension(path.name)
     if ext is None:
         raise ValueError(
@@ -385,8 +430,9 @@ def _load_file(path, target):
     citation = ""
     manifest = path.parent / _MANIFEST
     if manifest.is_file():
-        citation = _manifest_citation(manifest.read_text(encoding="utf-8"), path.name)
-    return _make_dataset(X, labels, names, path.name[: -len(ext)], citation, str(path))
+        citation = _manifest_citation(_read_manifest(manifest), path.name)
+    return _make_dataset(X, labels, names, path.name[: -len(ext)], citation, str(path),
+                         resolved=str(path.resolve()))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -655,7 +701,7 @@ def _check_features(X, names, source):
         )
 
 
-def _make_dataset(X, labels, names, name, citation, source):
+def _make_dataset(X, labels, names, name, citation, source, resolved=""):
     if X.shape[0] == 0:
         raise ValueError(f"no data rows in {source}")
     if X.shape[1] == 0:
@@ -676,4 +722,4 @@ def _make_dataset(X, labels, names, name, citation, source):
             "at least 2 classes are needed"
         )
     return Dataset(X=X, y=y.reshape(-1), classes=classes, feature_names=names, name=name,
-                   citation=citation)
+                   citation=citation, source=resolved)

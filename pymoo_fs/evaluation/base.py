@@ -630,6 +630,7 @@ def make_folds(X, y, cv, random_state):
 def _as_float_matrix(X, name):
     if isinstance(X, (str, bytes)):
         raise ValueError(f"{name} must be a 2-D numeric array, got a string")
+    X = _frame_values(X, name)
     try:
         X = np.asarray(X)
     except (ValueError, TypeError) as exc:
@@ -644,6 +645,23 @@ def _as_float_matrix(X, name):
     # a read-only array (a joblib memmap under GridSearchCV(n_jobs=...)) would make numba
     # compile a second, read-only specialisation of every kernel: copy it instead
     return X if X.flags.writeable else X.copy()
+
+
+def _frame_values(X, name):
+    """A pandas DataFrame's values as float64, missing values (``pd.NA``) as NaN: nullable
+    (``Int64``, ``Float64``, ``boolean``) and pyarrow-backed numeric columns, which
+    ``np.asarray`` would turn into objects; anything else is returned as it is."""
+    dtypes = getattr(X, "dtypes", None)
+    if dtypes is None or not hasattr(X, "to_numpy") or getattr(X, "ndim", 2) != 2:
+        return X
+    from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
+    bad = [str(c) for c, t in zip(X.columns, dtypes)
+           if not (is_numeric_dtype(t) or is_bool_dtype(t))]
+    if bad:
+        raise ValueError(f"{name} must be numeric: column(s) {', '.join(bad[:10])} are not "
+                         f"(dtypes {', '.join(sorted({str(t) for t in dtypes}))})")
+    return X.to_numpy(dtype=np.float64, na_value=np.nan)
 
 
 def _check_values(X, name):
@@ -700,6 +718,10 @@ def _check_labels(y, name):
         values = y.tolist()
         if any(v is None for v in values):
             raise ValueError(f"{name} holds None: every sample needs a class label")
+        missing = [i for i, v in enumerate(values) if type(v).__name__ == "NAType"]
+        if missing:
+            raise ValueError(f"{name} holds {len(missing)} missing label(s) (pd.NA, rows "
+                             f"{missing[:10]}): every sample needs a class label")
         if all(isinstance(v, str) for v in values):
             y = y.astype(str)
         elif all(isinstance(v, numbers.Real) for v in values):

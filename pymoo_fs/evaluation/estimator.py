@@ -45,7 +45,10 @@ class EstimatorEvaluator(CrossValidatedEvaluator):
         Inner cross-validation, fixed at construction (see
         :func:`~pymoo_fs.evaluation.base.make_folds`).
     scoring : str or callable, default="accuracy"
-        A scikit-learn scorer name or scorer callable, as ``cross_val_score`` takes it.
+        A scikit-learn scorer name or scorer callable, as ``cross_val_score`` takes it, whose
+        values lie in [0, 1] (the search minimises ``1 - score``): a ``neg_*`` scorer,
+        ``"r2"``, ``"matthews_corrcoef"`` and the like are refused at construction, and a
+        callable that returns a value outside [0, 1] is refused when it does.
     random_state : int or None, default=0
         Seed of the fold shuffling for an int ``cv``.
     n_jobs : int, optional
@@ -101,6 +104,8 @@ class EstimatorEvaluator(CrossValidatedEvaluator):
             self._scorer = check_scoring(estimator, scoring=scoring)
         except (ValueError, TypeError) as exc:
             raise ValueError(f"scoring={scoring!r} is not a valid scorer: {exc}") from None
+        if isinstance(scoring, str) and (scoring.startswith("neg_") or scoring in _UNBOUNDED):
+            raise ValueError(_UNIT_MESSAGE.format(scoring=scoring, value="values outside"))
         if n_jobs is not None and n_jobs != -1:
             check_int("n_jobs", n_jobs, low=1)
         self.estimator = estimator
@@ -112,14 +117,14 @@ class EstimatorEvaluator(CrossValidatedEvaluator):
     def _compute(self, masks):
         n_jobs = self._n_workers(masks.shape[0])
         if n_jobs == 1:
-            return _cv_scores(self.estimator, self.X, self._labels, masks, self.folds,
-                              self.scoring)
+            return _in_unit(_cv_scores(self.estimator, self.X, self._labels, masks,
+                                       self.folds, self.scoring), self.scoring)
         chunks = np.array_split(np.arange(masks.shape[0]), n_jobs)
         with parallel_config(backend="loky", inner_max_num_threads=1):
             parts = Parallel(n_jobs=n_jobs)(
                 delayed(_cv_scores)(self.estimator, self.X, self._labels, masks[c], self.folds,
                                     self.scoring) for c in chunks)
-        return np.concatenate(parts)
+        return _in_unit(np.concatenate(parts), self.scoring)
 
     def _holdout_scores(self, masks, X_test, y_test):
         scores = np.empty(masks.shape[0])
@@ -139,7 +144,7 @@ class EstimatorEvaluator(CrossValidatedEvaluator):
                     f"(a mask of {int(mask.sum())} features); choose a scorer that suits "
                     "these labels"
                 )
-        return scores
+        return _in_unit(scores, self.scoring)
 
     def _n_workers(self, n_masks):
         if self.n_jobs is None or n_masks == 1:
@@ -148,6 +153,23 @@ class EstimatorEvaluator(CrossValidatedEvaluator):
 
         workers = cpu_count() if self.n_jobs == -1 else self.n_jobs
         return max(1, min(workers, n_masks))
+
+
+#: scikit-learn scorers whose values are not in [0, 1] (besides every ``neg_*`` one)
+_UNBOUNDED = ("r2", "explained_variance", "matthews_corrcoef", "adjusted_rand_score",
+              "d2_absolute_error_score", "d2_log_loss_score")
+_UNIT_MESSAGE = ("scoring={scoring!r} gives {value} [0, 1]: feature selection minimises the "
+                 "error 1 - score, which needs a score in [0, 1] such as 'accuracy', "
+                 "'balanced_accuracy', 'f1_macro' or 'roc_auc'")
+
+
+def _in_unit(scores, scoring):
+    """``scores``, refused (a ValueError naming the scorer) when one lies outside [0, 1]."""
+    bad = np.flatnonzero((scores < 0.0) | (scores > 1.0))
+    if bad.size:
+        raise ValueError(_UNIT_MESSAGE.format(scoring=scoring,
+                                              value=f"{float(scores[bad[0]])!r}, outside"))
+    return scores
 
 
 def _is_classifier(estimator):

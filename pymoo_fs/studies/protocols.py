@@ -7,6 +7,8 @@ algorithm for feature selection in classification", IEEE CEC 2021, pp. 786-793,
 doi:10.1109/CEC45853.2021.9504949.
 """
 
+import weakref
+
 import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
@@ -14,7 +16,8 @@ from pymoo_fs.datasets import WekaStratifiedKFold, holdout_indices, load_dataset
 from pymoo_fs.datasets.splitting import _fit_scaler
 from pymoo_fs.seeds import run_seed
 
-__all__ = ["load_dataset_cached", "outer_splits", "prepare_split", "make_problem"]
+__all__ = ["data_fingerprint", "load_dataset_cached", "outer_splits", "prepare_split",
+           "make_problem"]
 
 
 def outer_splits(y, protocol, seed, dataset):
@@ -147,8 +150,82 @@ def load_dataset_cached(dataset, data_dir=None, target=None):
     Returns
     -------
     dataset : Dataset
+        Read again when the file changed (its size, modification time or inode), or when
+        ``PYMOO_FS_DATA`` or the working directory did.
     """
-    key = (dataset, data_dir, target)
-    if key not in _datasets:
-        _datasets[key] = load_dataset(dataset, data_dir=data_dir, target=target)
-    return _datasets[key]
+    import os
+
+    from pymoo_fs.datasets.loading import DATA_ENV_VAR
+
+    try:
+        cwd = os.getcwd()
+    except OSError:  # the working directory was removed
+        cwd = None
+    key = (dataset, data_dir, target, os.environ.get(DATA_ENV_VAR), cwd)
+    cached = _datasets.get(key)
+    if cached is None or _file_state(cached[0].source) != cached[1]:  # edited: read again
+        data = load_dataset(dataset, data_dir=data_dir, target=target)
+        cached = _datasets[key] = (data, _file_state(data.source))
+    return cached[0]
+
+
+def _file_state(source):
+    """What tells a file's versions apart without reading it: size, mtime and inode."""
+    import os
+
+    if not source or source.startswith("bundled "):
+        return None
+    try:
+        st = os.stat(source)
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+_fingerprints = weakref.WeakKeyDictionary()
+
+
+def dataset_fingerprint(dataset):
+    """:func:`data_fingerprint` of a loaded dataset, computed once per object."""
+    found = _fingerprints.get(dataset)
+    if found is None:
+        found = _fingerprints[dataset] = data_fingerprint(dataset)
+    return dict(found)
+
+
+def data_fingerprint(dataset):
+    """The identity of a dataset's content as loaded, what a study stores to tell data apart.
+
+    Parameters
+    ----------
+    dataset : pymoo_fs.datasets.Dataset
+
+    Returns
+    -------
+    fingerprint : dict
+        ``"sha256"``: the SHA-256 of the feature matrix (its shape and float64 values, C
+        order), the integer codes ``y`` (int64) and the class labels (as text); ``"source"``:
+        where it was read from (:attr:`~pymoo_fs.datasets.Dataset.source`, an absolute path or
+        ``"bundled NAME.csv.gz"``); ``"n_samples"``, ``"n_features"``, ``"n_classes"``. Equal
+        data give equal hashes whatever the file's format or folder; one changed value, row,
+        column or label gives another.
+
+    Examples
+    --------
+    >>> from pymoo_fs.datasets import load_dataset
+    >>> from pymoo_fs.studies.protocols import data_fingerprint
+    >>> fp = data_fingerprint(load_dataset("sonar"))
+    >>> fp["source"], fp["n_samples"], len(fp["sha256"])
+    ('bundled sonar.csv.gz', 208, 64)
+    """
+    import hashlib
+
+    digest = hashlib.sha256()
+    X = np.ascontiguousarray(dataset.X, dtype=np.float64)
+    digest.update(repr(X.shape).encode())
+    digest.update(X.tobytes())
+    digest.update(np.ascontiguousarray(dataset.y, dtype=np.int64).tobytes())
+    digest.update("\x00".join(str(c) for c in dataset.classes.tolist()).encode())
+    return {"sha256": digest.hexdigest(), "source": dataset.source,
+            "n_samples": int(X.shape[0]), "n_features": int(X.shape[1]),
+            "n_classes": int(dataset.n_classes)}

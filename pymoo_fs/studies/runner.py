@@ -20,11 +20,13 @@ from collections import OrderedDict
 import numpy as np
 from pymoo.optimize import minimize
 
+from pymoo_fs._signals import workers_stopped_on_term
 from pymoo_fs.analysis import hypervolume
 from pymoo_fs.compilation import compile_seconds
 from pymoo_fs.pareto import dominated_rows
 from pymoo_fs.seeds import run_seed
-from pymoo_fs.studies.protocols import make_problem, outer_splits, prepare_split
+from pymoo_fs.studies.protocols import (dataset_fingerprint, make_problem, outer_splits,
+                                        prepare_split)
 from pymoo_fs.studies.spec import Protocol, StudySpec, StudySpecError
 from pymoo_fs.studies.store import ResultStore, RunKey
 
@@ -85,7 +87,7 @@ def check_study(spec):
             raise StudySpecError(f"dataset {dataset!r}: {exc}") from None
 
 
-def prepare_study(spec, directory):
+def prepare_study(spec, directory, data_change="refuse"):
     """Check a study (:func:`check_study`) and open its store.
 
     Parameters
@@ -93,26 +95,50 @@ def prepare_study(spec, directory):
     spec : StudySpec
     directory : path
         The study directory; created if missing.
+    data_change : {"refuse", "new", "moved"}, default="refuse"
+        What to do with a dataset that is not the data the stored runs were made on
+        (:func:`pymoo_fs.studies.identity.check_data`): refuse it, store it as a new dataset
+        (``NAME-2``), or record the new source of the same content.
 
     Returns
     -------
     store : ResultStore
+        Its attribute ``spec`` is the spec the runs are made with: ``spec``, or with
+        ``data_change="new"`` a copy naming the changed datasets anew.
 
     Raises
     ------
     StudySpecError
         As :func:`check_study`, or for a directory holding a study made with a different spec
         (a changed seed, protocol, budget, or algorithm configuration would mix incompatible
-        runs; adding runs, datasets or algorithms is fine).
+        runs; adding runs, datasets or algorithms is fine), or a dataset whose data (its
+        content or the file it is read from) is not what the stored runs were made on
+        (:class:`~pymoo_fs.studies.identity.DataChangedError`, naming the dataset, its old and
+        new source and what differs).
     OSError
         If the directory cannot be written.
+
+    Notes
+    -----
+    ``study.json`` holds each dataset's fingerprint under ``"data"``
+    (:func:`~pymoo_fs.studies.protocols.data_fingerprint`); a store written before it was
+    kept adopts the data found on its first resume, with a warning
+    (:mod:`pymoo_fs.studies.identity`).
     """
+    from pymoo_fs.studies.identity import check_data
+
     check_study(spec)
     store = ResultStore(directory)
     stored = store.read_spec()
     if stored is not None:
         _check_compatible(stored, spec.as_dict(), store.directory)
-    store.write_spec(_merged_spec(stored, spec.as_dict()))
+    spec, data = check_data(spec, stored, store, data_change)
+    if spec.names:
+        check_study(spec)  # datasets stored anew: their splits and problems
+    merged = _merged_spec(stored, spec.as_dict())
+    merged["data"] = dict(sorted(data.items()))
+    store.write_spec(merged)
+    store.spec = spec
     for dataset in spec.datasets:
         name = _dataset_name(dataset, spec)
         for fold in range(spec.protocol.n_outer):
@@ -198,12 +224,13 @@ def execute_run(spec, key, n_threads=None, callback=None):
         "score_train": score_train.tolist(), "score_test": score_test.tolist(),
         "n_eval": int(res.algorithm.evaluator.n_eval), "n_evaluations": int(computed),
         "n_cache_hits": int(hits), "n_gen": int(res.algorithm.n_gen - 1), "trace": trace.data,
+        "data_sha256": dataset_fingerprint(spec.load_dataset(dataset))["sha256"],
     }
     return record, timing
 
 
 def run_study(spec, directory, n_jobs=1, scheduler=None, progress=True, stream=None,
-              check=None):
+              check=None, data_change="refuse"):
     """Run every run of a study that is not in its store yet.
 
     Parameters
@@ -230,6 +257,8 @@ def run_study(spec, directory, n_jobs=1, scheduler=None, progress=True, stream=N
         or after each finished run (with workers); an exception it raises (e.g.
         ``KeyboardInterrupt`` for a recorded Ctrl-C) stops the study, and every run stored so
         far stays in the store. The command line uses it to stop at a safe point.
+    data_change : {"refuse", "new", "moved"}, default="refuse"
+        As :func:`prepare_study`.
 
     Returns
     -------
@@ -242,13 +271,19 @@ def run_study(spec, directory, n_jobs=1, scheduler=None, progress=True, stream=N
         :class:`~pymoo_fs.studies.store.StoreFileError`, a ``ValueError`` naming it).
     KeyboardInterrupt
         When interrupted; every run finished before is in the store.
+    ForeignRunError
+        (a :class:`StudySpecError`) For a stored run file that is not a run of this study:
+        its seed, configuration or data fingerprint is not what the spec gives; the message
+        names the file and the field (:mod:`pymoo_fs.studies.identity`). Nothing is run.
 
     Warns
     -----
     UserWarning
         For each run file of the plan that exists but is damaged (truncated, not JSON, keys
-        missing, another run's identity: :meth:`~pymoo_fs.studies.ResultStore.damaged`),
-        naming the file: the run is made again and its file rewritten. Likewise for a damaged
+        missing, another run's identity: :meth:`~pymoo_fs.studies.ResultStore.damaged`), or
+        holds a value outside its domain (an error outside [0, 1], a selection ratio outside
+        (0, 1], a hypervolume above the reference box), naming the file: the run is made
+        again and its file rewritten. Likewise for a damaged
         reference file (computed again by :func:`prepare_study`).
 
     Notes
@@ -263,9 +298,10 @@ def run_study(spec, directory, n_jobs=1, scheduler=None, progress=True, stream=N
     """
     if not isinstance(spec, StudySpec):
         raise TypeError(f"spec must be a StudySpec, got {type(spec).__name__}")
-    store = prepare_study(spec, directory)
+    store = prepare_study(spec, directory, data_change)
+    spec = store.spec
     keys = plan_runs(spec)
-    damaged = {exc.path: exc for exc in store.damaged(keys)}
+    damaged = {exc.path: exc for exc in _damaged(store, spec, keys)}
     for exc in damaged.values():  # a truncated or corrupt run file is never trusted: redo it
         warnings.warn(f"run file {exc.path} is damaged ({exc.reason}): the run is made "
                       f"again", UserWarning, stacklevel=2)
@@ -294,6 +330,25 @@ def run_study(spec, directory, n_jobs=1, scheduler=None, progress=True, stream=N
         bar.close()
         store.update_session(session, finished=_now(), runs_computed=computed, status=status)
     return store
+
+
+def _damaged(store, spec, keys):
+    """The stored run files of ``keys`` that are damaged or hold impossible values (to redo);
+    a ForeignRunError for one that is a run of another study (refused: nothing is run)."""
+    from pymoo_fs.studies.identity import run_file_problems
+    from pymoo_fs.studies.store import StoreFileError
+
+    study = store.read_spec()
+    found = []
+    for key in keys:
+        if not store.has(key):
+            continue
+        reference = store.read_reference(key.dataset, key.fold) or {}
+        try:
+            run_file_problems(store, study, key, reference.get("n_features"))
+        except StoreFileError as exc:
+            found.append(exc)
+    return found
 
 
 def environment():
@@ -355,7 +410,8 @@ def _executor(spec, keys, n_jobs, scheduler, check, progress=None):
     workers = _workers(n_jobs, len(keys))
     threads = max(1, (os.cpu_count() or 1) // workers)
     if scheduler is not None:
-        yield from _dask(spec, keys, workers, scheduler)
+        with workers_stopped_on_term():  # SIGTERM/SIGHUP: no worker left computing
+            yield from _dask(spec, keys, workers, scheduler)
     elif workers == 1:  # in this process, with all its threads
         _warm_up(spec, keys[0])
         for key in keys:
@@ -372,7 +428,8 @@ def _executor(spec, keys, n_jobs, scheduler, check, progress=None):
     else:
         from joblib import Parallel, delayed, parallel_config
 
-        with parallel_config(backend="loky", inner_max_num_threads=threads):
+        with parallel_config(backend="loky", inner_max_num_threads=threads), \
+                workers_stopped_on_term():
             results = Parallel(n_jobs=workers, return_as="generator_unordered")(
                 delayed(_keyed_run)(spec, key, threads) for key in keys)
             yield from results
@@ -438,16 +495,15 @@ def _key_id(key):
 
 # ---------------------------------------------------------------------------------- pieces
 def _dataset_name(dataset, spec):
-    return spec.load_dataset(dataset).name
+    return spec.dataset_name(dataset)
 
 
 def _problem(spec, dataset, name, fold, n_threads):
-    key = (dataset, spec.data_dir, spec.targets.get(dataset), spec.protocol, spec.seed, fold,
-           n_threads)
+    data = spec.load_dataset(dataset)  # the key holds the data read (an edited file: anew)
+    key = (dataset, data, name, spec.protocol, spec.seed, fold, n_threads)
     if key in _problems:
         _problems.move_to_end(key)
         return _problems[key]
-    data = spec.load_dataset(dataset)
     train, test = outer_splits(data.y, spec.protocol, spec.seed, name)[fold]
     try:
         parts = prepare_split(data.X, data.y, train, test, spec.protocol)

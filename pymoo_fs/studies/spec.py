@@ -425,6 +425,13 @@ class StudySpec:
         ``datasets``) -> column name (``load_dataset``'s ``target``; a spec's dataset table
         ``{path = "...", target = "..."}``). Default: none. Stored in ``study.json`` only when
         given.
+    names : mapping of str to str, optional
+        The name a dataset has in the study (its runs, tables and figures) when it is not the
+        file's stem: dataset (as in ``datasets``) -> name (letters, digits, ``_.()+-``). A
+        spec's dataset table ``{name = "sonar-v2", path = "data/sonar.csv"}`` gives one; a
+        resume that stores changed data as a new dataset
+        (:func:`~pymoo_fs.studies.prepare_study`'s ``data_change="new"``) adds one. Default:
+        none. Stored in ``study.json`` only when given.
 
     Raises
     ------
@@ -444,6 +451,7 @@ class StudySpec:
     data_dir: str | None = None
     reference: str | None = None
     targets: Mapping[str, str] = field(default_factory=dict)
+    names: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", self.name):
@@ -490,6 +498,16 @@ class StudySpec:
                 raise ValueError(f"target of dataset {d!r} must be a column name (a str), got "
                                  f"{column!r}")
         object.__setattr__(self, "targets", targets)
+        if not isinstance(self.names, Mapping):
+            raise ValueError(f"names must map datasets to names, got {self.names!r}")
+        names = {str(k): v for k, v in self.names.items()}
+        for d, name in names.items():
+            if d not in datasets:
+                raise ValueError(f"names names dataset {d!r}, which the study does not use")
+            if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.()+-]+", name):
+                raise ValueError(f"name of dataset {d!r} must be letters, digits and _.()+- "
+                                 f"only, got {name!r}")
+        object.__setattr__(self, "names", names)
         if not _is_int(self.runs) or self.runs < 1:
             raise ValueError(f"runs must be a positive int, got {self.runs!r}")
         check_seed("seed", self.seed)
@@ -519,7 +537,14 @@ class StudySpec:
         }
         if self.targets:  # only when given: older study.json files stay byte-identical
             spec["targets"] = dict(sorted(self.targets.items()))
+        if self.names:
+            spec["names"] = dict(sorted(self.names.items()))
         return spec
+
+    def dataset_name(self, dataset: str) -> str:
+        """str: the name of one of :attr:`datasets` in the study: its :attr:`names` entry, else
+        the loaded dataset's name (the file's stem)."""
+        return self.names.get(dataset) or self.load_dataset(dataset).name
 
     def load_dataset(self, dataset: str) -> Any:
         """One of :attr:`datasets`, loaded (once per process) with its data directory and its
@@ -584,6 +609,15 @@ def load_study(path_or_text: str | os.PathLike[str], name: str | None = None,
         cannot be read or is not UTF-8 text, and for an argument that is neither a path nor
         text.
 
+    Notes
+    -----
+    In a spec file, a dataset given as a relative path (``"data/x.csv"``: a folder or a file
+    extension in it) and a relative ``data_dir`` are read from the spec file's folder, not
+    the working directory, and stored as absolute paths; a bare name (``"sonar"``) is looked
+    up as :func:`~pymoo_fs.datasets.load_dataset` does. In TOML text they are relative to the
+    working directory. A dataset table with both ``name`` and ``path`` gives the dataset that
+    name in the study (:attr:`StudySpec.names`).
+
     Examples
     --------
     >>> from pymoo_fs.studies import load_study
@@ -626,7 +660,9 @@ def load_study(path_or_text: str | os.PathLike[str], name: str | None = None,
     except tomllib.TOMLDecodeError as exc:
         raise StudySpecError(f"{source}: {exc}") from None
     where = _Locator(text, source)
-    spec = _build(raw, where, name or raw.get("name") or re.sub(r"[^A-Za-z0-9_.-]", "_", stem))
+    base = Path(path_or_text).resolve().parent if source != "<study>" else None
+    spec = _build(raw, where, name or raw.get("name") or re.sub(r"[^A-Za-z0-9_.-]", "_", stem),
+                  base)
     if validate:
         try:
             spec.validate()
@@ -636,7 +672,25 @@ def load_study(path_or_text: str | os.PathLike[str], name: str | None = None,
 
 
 # ---------------------------------------------------------------------------------- parsing
-def _build(raw, where, name):
+def _is_path(dataset):
+    """Whether a dataset string is a file path (a folder in it, ``~``, or a file extension),
+    not a name looked up in the data directory."""
+    from pymoo_fs.datasets.loading import BUNDLED_DATASETS, _extension
+
+    return dataset not in BUNDLED_DATASETS and (
+        Path(dataset).name != dataset or dataset.startswith("~")
+        or _extension(dataset) is not None)
+
+
+def _against(base, value):
+    """``value`` (a path) resolved against the spec file's folder when it is relative."""
+    if base is None:
+        return value
+    path = Path(value).expanduser()
+    return value if path.is_absolute() else str(base / path)
+
+
+def _build(raw, where, name, base=None):
     where.keys(raw, (), _TOP_KEYS, "the study")
     for key in ("seed", "runs"):
         if key in raw and not _is_int(raw[key]):
@@ -647,20 +701,35 @@ def _build(raw, where, name):
     if not isinstance(datasets, list) or not all(isinstance(d, (str, dict)) for d in datasets):
         where.fail((), "datasets", f"datasets must be a list of names or paths, got "
                                    f"{datasets!r}")
-    names, targets = [], {}
+    names, targets, aliases = [], {}, {}
     for i, d in enumerate(datasets):
+        alias = None
         if isinstance(d, dict):
             where.keys(d, ("datasets", i), _DATASET_KEYS, "a dataset")
             target = d.get("target")
+            if "path" in d and "name" in d:  # the name is the dataset's name in the study
+                alias = d["name"]
+                if not isinstance(alias, str) or not re.fullmatch(r"[A-Za-z0-9_.()+-]+", alias):
+                    where.fail(("datasets", i), "name", f"name must be letters, digits and "
+                                                        f"_.()+- only, got {alias!r}")
             d = d.get("path") or d.get("name")
             if not isinstance(d, str):
                 where.fail((), "datasets", "a dataset table needs a name or path string")
+            if _is_path(d):
+                d = _against(base, d)
             if target is not None:
                 if not isinstance(target, str) or not target:
                     where.fail(("datasets", i), "target", f"target must be the name of the "
                                                           f"class column, got {target!r}")
                 targets[d] = target
+        elif _is_path(d):
+            d = _against(base, d)
+        if alias is not None:
+            aliases[d] = alias
         names.append(d)
+    data_dir = raw.get("data_dir")
+    if isinstance(data_dir, str):
+        data_dir = _against(base, data_dir)
     budget = _budget(raw.get("budget", {"n_gen": 100}), where, ("budget",))
     protocol = _protocol(raw.get("protocol", "S003"), where)
     algorithms = raw.get("algorithms")
@@ -690,8 +759,8 @@ def _build(raw, where, name):
     try:
         return StudySpec(name=name, algorithms=specs, datasets=names,
                          runs=raw.get("runs", 1), seed=raw.get("seed", 0), budget=budget,
-                         protocol=protocol, data_dir=raw.get("data_dir"),
-                         reference=raw.get("reference"), targets=targets)
+                         protocol=protocol, data_dir=data_dir,
+                         reference=raw.get("reference"), targets=targets, names=aliases)
     except ValueError as exc:
         key = next((k for k in _TOP_KEYS if str(exc).startswith(k)), None)
         if "does not suit the protocol" in str(exc):

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pymoo_fs._files import read_json, write_json_atomic
+from pymoo_fs._files import read_json, sweep_temporaries, write_json_atomic
 
 __all__ = ["REFERENCE_KEYS", "RUN_KEYS", "RunKey", "ResultStore", "StoreFileError",
            "read_json", "write_json_atomic"]
@@ -147,10 +147,13 @@ class ResultStore:
 
     def __init__(self, directory):
         self.directory = Path(directory)
+        #: the spec the runs are made with, set by :func:`~pymoo_fs.studies.prepare_study`
+        self.spec = None
         self.directory.mkdir(parents=True, exist_ok=True)
         probe = self.directory / f".probe-{os.getpid()}"
         probe.write_text("")
         probe.unlink()
+        sweep_temporaries(self.directory, recursive=True)  # what a killed session left
 
     # ------------------------------------------------------------------ spec
     @property

@@ -2,6 +2,7 @@
 
 import io
 import math
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -126,13 +127,25 @@ def _tsne_figure(results, dataset, frequencies, data_dir):
     from sklearn.preprocessing import MinMaxScaler
 
     from pymoo_fs.datasets import load_dataset
+    from pymoo_fs.studies.protocols import data_fingerprint
 
     source = next((d for d in results.spec["datasets"]
                    if Path(d).name.split(".")[0] == dataset or d == dataset), dataset)
+    stored = (results.spec.get("data") or {}).get(dataset) or {}
+    target = results.spec.get("targets", {}).get(source)
+    if stored.get("source") and not stored["source"].startswith("bundled "):
+        source = stored["source"]  # the file the runs were made on (a renamed dataset too)
     try:
         data = load_dataset(source, data_dir=data_dir or results.spec.get("data_dir"),
-                            target=results.spec.get("targets", {}).get(source))
-    except ValueError:
+                            target=target)
+    except ValueError as exc:
+        warnings.warn(f"dataset {dataset!r}: its t-SNE views are left out: its data cannot be "
+                      f"read ({exc}); restore it or pass its folder as data_dir",
+                      UserWarning, stacklevel=2)
+        return None
+    if stored.get("sha256") and data_fingerprint(data)["sha256"] != stored["sha256"]:
+        warnings.warn(f"dataset {dataset!r}: its t-SNE views are left out: {data.source} no "
+                      "longer holds the data the runs were made on", UserWarning, stacklevel=2)
         return None
     ref = results.spec["reference"]
     freq = frequencies.get(ref, next(iter(frequencies.values())))

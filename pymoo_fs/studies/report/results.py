@@ -104,8 +104,12 @@ def load_results(directory, keys=None):
         If the directory holds no ``study.json``.
     StoreFileError
         (a ``ValueError``) Naming the file, if ``study.json``, a reference file, a run file or
-        ``provenance.json`` is damaged (truncated, not JSON, keys missing): a damaged run is
-        redone by running the study again.
+        ``provenance.json`` is damaged (truncated, not JSON, keys missing), or a run file holds
+        a value outside its domain (:func:`pymoo_fs.studies.identity.impossible_value`): a
+        damaged run is redone by running the study again.
+    ForeignRunError
+        (a ``ValueError``) Naming the run file and the field, for a run of another study (its
+        seed, configuration or data fingerprint is not what ``study.json`` gives).
     """
     directory = Path(directory)
     if not (directory / "study.json").is_file():
@@ -132,6 +136,10 @@ def load_results(directory, keys=None):
         if (key.dataset, key.fold) not in references:
             raise StoreFileError(store.reference_path(key.dataset, key.fold),
                                  f"runs of its split are stored ({key})", missing=True)
+    from pymoo_fs.studies.identity import run_file_problems
+
+    for key in finished:  # a run of another study, or values no run gives: refused by name
+        run_file_problems(store, spec, key, references[(key.dataset, key.fold)]["n_features"])
     records = [store.read_run(key) for key in finished]
     missing = [k for k in wanted if not store.has(k)]
     return StudyResults(spec, records, references, missing, store.read_provenance())
