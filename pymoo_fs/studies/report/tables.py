@@ -8,7 +8,7 @@ import numpy as np
 
 from pymoo_fs.analysis import (hypervolume, igd, nondominated, q_measure, reference_front,
                                selection_frequency)
-from pymoo_fs.analysis.statistics import rank_sum, signed_rank
+from pymoo_fs.analysis.statistics import holm, rank_sum, signed_rank
 
 __all__ = ["ALL_FEATURES_COLUMNS", "FRONT_COLUMNS", "FRONT_RUN_COLUMNS", "FRONT_SUMMARY_COLUMNS",
            "SUBSET_RUN_COLUMNS", "SUBSET_SUMMARY_COLUMNS", "SummaryTable", "all_features_line",
@@ -58,6 +58,14 @@ class SummaryTable:
         (:meth:`~pymoo_fs.analysis.statistics.SignificanceTest.label`): each sign with its
         Vargha-Delaney effect size and the numbers of values tested, for the text tables;
         absent where the sign is blank.
+    tests : dict of {(str, str): SignificanceTest}
+        ``(algorithm, sign column) ->`` the test behind the sign
+        (:class:`~pymoo_fs.analysis.statistics.SignificanceTest`: p-value, A12, sample sizes);
+        absent where the sign is blank.
+    p_holm : dict of {(str, str): float}
+        ``(algorithm, sign column) ->`` the p-value Holm-corrected over the family of tests of
+        that column on this dataset (the reference against each other algorithm,
+        :func:`~pymoo_fs.analysis.statistics.holm`).
     """
 
     dataset: str
@@ -66,6 +74,8 @@ class SummaryTable:
     rows: list
     all_features: dict
     labels: dict = field(default_factory=dict)
+    tests: dict = field(default_factory=dict)
+    p_holm: dict = field(default_factory=dict)
 
     def row(self, algorithm):
         """dict: the row of one algorithm, column -> value."""
@@ -126,9 +136,16 @@ def summary_data(results):
     for dataset in results.datasets:
         make = _pareto_rows if results.pareto else _subset_rows
         columns, rows, labels = make(results, dataset)
+        tests = {k: v[1] for k, v in labels.items() if v[1] is not None}
+        p_holm = {}
+        for column in {c for _, c in tests}:
+            keys = [k for k in tests if k[1] == column]
+            p_holm.update(zip(keys, (float(v) for v in
+                                     holm([tests[k].pvalue for k in keys]))))
         tables[dataset] = SummaryTable(dataset, "front" if results.pareto else "subset",
                                        columns, rows, _all_features(results, dataset),
-                                       {k: v for k, v in labels.items() if v})
+                                       {k: v[0] for k, v in labels.items() if v[0]},
+                                       tests, p_holm)
     return tables
 
 
@@ -137,19 +154,19 @@ def _values(records, key):
 
 
 def _test(results, ref, other, better):
-    """(sign, p-value, label) of the reference against another algorithm, ("", NaN, "") if
-    untestable; the label is the sign with A12 and the sample sizes."""
+    """(sign, p-value, (label, test)) of the reference against another algorithm, ("", NaN,
+    ("", None)) if untestable; the label is the sign with A12 and the sample sizes."""
     if not ref or not other:
-        return "", _NAN, ""
+        return "", _NAN, ("", None)
     paired = results.spec["protocol"]["statistic"] == "signedrank"
     if paired:
         keys = sorted(set(ref) & set(other))
         if len(keys) < 2:
-            return "", _NAN, ""
+            return "", _NAN, ("", None)
         test = signed_rank([ref[k] for k in keys], [other[k] for k in keys], better=better)
     else:
         test = rank_sum(list(ref.values()), list(other.values()), better=better)
-    return test.sign, float(test.pvalue), test.label()
+    return test.sign, float(test.pvalue), (test.label(), test)
 
 
 def _mean_std(values):
@@ -206,9 +223,9 @@ def _subset_rows(results, dataset):
         size = _values(runs, lambda r: len(r["features"][0]))
         test = _values(runs, lambda r: r["score_test"][0])
         size_sign, size_p, labels[label, "n_features_sign"] = (
-            ("", _NAN, "") if mine else _test(results, ref_size, size, "lower"))
+            ("", _NAN, ("", None)) if mine else _test(results, ref_size, size, "lower"))
         test_sign, test_p, labels[label, "test_score_sign"] = (
-            ("", _NAN, "") if mine else _test(results, ref_test, test, "higher"))
+            ("", _NAN, ("", None)) if mine else _test(results, ref_test, test, "higher"))
         rows.append([dataset, label, mine, len(runs), *_mean_std(size.values()), size_sign,
                      size_p, float(max(test.values())), *_mean_std(test.values()), test_sign,
                      test_p, float(np.mean([r["score_train"][0] for r in runs])),
@@ -229,7 +246,7 @@ def _pareto_rows(results, dataset):
             continue
         ind = indicators[label]
         sign, p, labels[label, "hv_test_sign"] = (
-            ("", _NAN, "") if mine else _test(results, ref_hv, ind["hv_test"], "higher"))
+            ("", _NAN, ("", None)) if mine else _test(results, ref_hv, ind["hv_test"], "higher"))
         rows.append([dataset, label, mine, len(runs), *_mean_std(ind["hv_train"].values()),
                      *_mean_std(ind["hv_test"].values()), sign, p,
                      *_mean_std(ind["igd_train"].values()),
@@ -496,7 +513,7 @@ SUBSET_RUN_COLUMNS = ("dataset", "fold", "algorithm", "run", "n_selected", "trai
                       "features")
 #: columns of :func:`front_table`
 FRONT_COLUMNS = ("dataset", "fold", "algorithm", "run", "n_selected", "selection_ratio",
-                 "train_error", "test_error", "features")
+                 "train_error", "test_error", "features", "feature_names")
 
 
 def _ordered_runs(results):
@@ -543,8 +560,15 @@ def run_table(results):
     return SUBSET_RUN_COLUMNS, rows
 
 
-def front_table(results):
+def front_table(results, feature_names=None):
     """One row per member of every run's returned front (studies whose runs return fronts).
+
+    Parameters
+    ----------
+    results : StudyResults
+    feature_names : dict of {str: list of str or None}, optional
+        Per dataset, the names of its features (the CSV header,
+        :func:`~pymoo_fs.studies.report.figures.feature_names`); None or absent: unnamed.
 
     Returns
     -------
@@ -552,11 +576,15 @@ def front_table(results):
         :data:`FRONT_COLUMNS`.
     rows : list of list
         Number of features, selection ratio, training (inner-CV) error and test error of each
-        member, and its features as space-separated 0-based indices.
+        member, its features as space-separated 0-based indices, and their names separated
+        by ``"; "`` (empty where the data names no feature).
     """
+    feature_names = feature_names or {}
     rows = []
     for dataset, label, r in _ordered_runs(results):
+        names = feature_names.get(dataset)
         for features, f_train, f_test in zip(r["features"], r["F_train"], r["F_test"]):
             rows.append([dataset, r["fold"], label, r["run"], len(features), f_train[1],
-                         f_train[0], f_test[0], " ".join(map(str, features))])
+                         f_train[0], f_test[0], " ".join(map(str, features)),
+                         "; ".join(names[i] for i in features) if names else ""])
     return FRONT_COLUMNS, rows
