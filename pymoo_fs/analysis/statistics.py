@@ -36,8 +36,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-__all__ = ["FriedmanResult", "SignificanceTest", "a12_magnitude", "friedman_ranks", "holm",
-           "min_runs_for_test", "rank_sum", "signed_rank", "vargha_delaney"]
+__all__ = ["FriedmanResult", "SignificanceTest", "a12_magnitude", "can_decide",
+           "friedman_ranks", "holm", "min_runs_for_test", "rank_sum", "signed_rank",
+           "vargha_delaney"]
 
 _BETTER = ("higher", "lower")
 
@@ -77,6 +78,14 @@ class SignificanceTest:
     a12: float = float("nan")
     n_reference: int = 0
     n_other: int = 0
+
+    @property
+    def decidable(self):
+        """bool: whether samples of these sizes can reach alpha = 0.05 at all: the smallest
+        exact two-sided p-value, ``2 / C(n_reference + n_other, n_reference)`` (rank-sum) or
+        ``2 / 2**n`` (signed-rank on ``n`` pairs, ``n_other`` equal or 1), is below 0.05.
+        True when the sizes are unknown (0)."""
+        return can_decide(self.n_reference, self.n_other)
 
     @property
     def magnitude(self):
@@ -392,6 +401,42 @@ def _sign(pvalue, lean, better, alpha):
         return "="
     reference_higher = lean > 0
     return "+" if reference_higher == (better == "higher") else "-"
+
+
+def can_decide(n_reference, n_other, alpha=0.05, paired=None):
+    """Whether a Wilcoxon test of samples of these sizes can reach ``alpha`` at all.
+
+    Parameters
+    ----------
+    n_reference, n_other : int
+        The sample sizes (0: unknown, then True).
+    alpha : float, default=0.05
+    paired : bool, optional
+        The signed-rank test on ``n_reference`` pairs; default: paired when ``n_other`` is 1
+        (against a constant), else the rank-sum test.
+
+    Returns
+    -------
+    decidable : bool
+        Whether the smallest exact two-sided p-value without ties is below ``alpha``:
+        ``2 / C(n1 + n2, n1)`` for the rank-sum test, ``2 / 2**n`` for the signed-rank test.
+
+    Examples
+    --------
+    >>> from pymoo_fs.analysis.statistics import can_decide
+    >>> can_decide(3, 3), can_decide(4, 4), can_decide(5, 1)
+    (False, True, False)
+    """
+    from math import comb
+
+    n_reference, n_other = int(n_reference), int(n_other)
+    if n_reference <= 0 or n_other <= 0:
+        return True
+    if paired is None:
+        paired = n_other == 1
+    smallest = 2.0 / 2 ** n_reference if paired else 2.0 / comb(n_reference + n_other,
+                                                                 n_reference)
+    return smallest < alpha
 
 
 def min_runs_for_test(statistic="ranksum", alpha=0.05):

@@ -14,6 +14,7 @@ instead of running into the margin.
 
 import math
 
+from pymoo_fs.analysis.statistics import can_decide
 from pymoo_fs.studies.report.tables import (_all_features, _slug, all_features_line,
                                             summary_data)
 
@@ -152,12 +153,19 @@ def _cell(table, row, key, digits, best):
     if test is None:
         return ""
     if kind == "sign":
+        if test.sign == "=" and not table_decidable(table, test):
+            return "n/a"
         return {"+": "$+$", "-": "$-$", "=": "$=$"}[test.sign]
     if kind == "a12":
         return f"${test.a12:.2f}$"
     if kind == "p":
         return _p(test.pvalue)
     return _p(table.p_holm.get((label, source)))
+
+
+def table_decidable(table, test):
+    """Whether the test behind a sign could reach alpha with its sample sizes."""
+    return can_decide(test.n_reference, test.n_other, paired=table.paired)
 
 
 def _symbols(columns, kind, ref, test, runs_line):
@@ -172,7 +180,9 @@ def _symbols(columns, kind, ref, test, runs_line):
         out.append(f"{tested}: Wilcoxon {test} test of {_tex(ref)} (marked $^\\dagger$) "
                    f"against the row's algorithm at $\\alpha = 0.05$, from {_tex(ref)}'s side: "
                    f"$+$ {_tex(ref)} significantly better, $-$ significantly worse, "
-                   f"$=$ no significant difference")
+                   f"$=$ no significant difference, n/a too few runs for the test to reach "
+                   f"$\\alpha$ whatever the values (the rank-sum test needs 4 runs per side, "
+                   f"the signed-rank test 6 pairs)")
     if has & {"A12_HV", "A12_f", "A12_a"}:
         out.append(r"$\hat{A}_{12}$: Vargha and Delaney's effect size, the probability that "
                    f"a run of {_tex(ref)} is better than a run of the row's algorithm (ties "

@@ -8,7 +8,7 @@ import numpy as np
 
 from pymoo_fs.analysis import (hypervolume, igd, nondominated, q_measure, reference_front,
                                selection_frequency)
-from pymoo_fs.analysis.statistics import holm, rank_sum, signed_rank
+from pymoo_fs.analysis.statistics import can_decide, holm, rank_sum, signed_rank
 
 __all__ = ["ALL_FEATURES_COLUMNS", "FRONT_COLUMNS", "FRONT_RUN_COLUMNS", "FRONT_SUMMARY_COLUMNS",
            "SUBSET_RUN_COLUMNS", "SUBSET_SUMMARY_COLUMNS", "SummaryTable", "all_features_line",
@@ -66,6 +66,8 @@ class SummaryTable:
         ``(algorithm, sign column) ->`` the p-value Holm-corrected over the family of tests of
         that column on this dataset (the reference against each other algorithm,
         :func:`~pymoo_fs.analysis.statistics.holm`).
+    paired : bool
+        Whether the signs come from the signed-rank test on paired values (else rank-sum).
     """
 
     dataset: str
@@ -76,6 +78,7 @@ class SummaryTable:
     labels: dict = field(default_factory=dict)
     tests: dict = field(default_factory=dict)
     p_holm: dict = field(default_factory=dict)
+    paired: bool = False
 
     def row(self, algorithm):
         """dict: the row of one algorithm, column -> value."""
@@ -145,7 +148,8 @@ def summary_data(results):
         tables[dataset] = SummaryTable(dataset, "front" if results.pareto else "subset",
                                        columns, rows, _all_features(results, dataset),
                                        {k: v[0] for k, v in labels.items() if v[0]},
-                                       tests, p_holm)
+                                       tests, p_holm,
+                                       results.spec["protocol"]["statistic"] == "signedrank")
     return tables
 
 
@@ -319,8 +323,10 @@ def summary_tables(results):
 
         Means over runs are written ``mean ± std`` (the mean alone for one run); the
         reference algorithm's label is followed by ``(reference)``; each sign is followed by
-        its effect size and sample sizes, e.g. ``"= A12=1.00 (3/3)"``
-        (:attr:`SummaryTable.labels`).
+        its effect size and sample sizes, e.g. ``"= A12=0.60 (5/5)"``
+        (:attr:`SummaryTable.labels`); where the runs are too few for the test to reach
+        alpha whatever their values, :data:`TOO_FEW` replaces the ``=``, e.g. ``"too few
+        runs for a test, A12=1.00 (3/3)"``.
     """
     out = {}
     for dataset, table in summary_data(results).items():
@@ -338,25 +344,41 @@ def summary_tables(results):
             elif table.kind == "front":
                 rows.append([label, _pm(r["hv_train_mean"], r["hv_train_std"]),
                              _pm(r["hv_test_mean"], r["hv_test_std"]),
-                             _signed(table, r, "hv_test_sign"),
+                             _signed(table, r, "hv_test_sign", results),
                              _pm(r["igd_train_mean"], r["igd_train_std"]),
                              _pm(r["igd_test_mean"], r["igd_test_std"]),
                              _number(r["front_size_mean"], 1), _number(r["n_eval_mean"], 0),
                              _number(r["seconds_mean"], 2), _number(r["q_measure"], 3)])
             else:
                 rows.append([label, _pm(r["n_features_mean"], r["n_features_std"], 1),
-                             _signed(table, r, "n_features_sign"), _number(r["test_score_best"]),
+                             _signed(table, r, "n_features_sign", results), _number(r["test_score_best"]),
                              _pm(r["test_score_mean"], r["test_score_std"]),
-                             _signed(table, r, "test_score_sign"), _number(r["train_score_mean"]),
+                             _signed(table, r, "test_score_sign", results), _number(r["train_score_mean"]),
                              _number(r["n_eval_mean"], 0), _number(r["seconds_mean"], 2),
                              _number(r["q_measure"], 3)])
         out[dataset] = (_FRONT_HEADER if table.kind == "front" else _SUBSET_HEADER), rows
     return out
 
 
-def _signed(table, row, column):
-    """A sign cell of the text tables: the sign with its A12 and sample sizes where tested."""
-    return table.labels.get((row["algorithm"], column), row[column])
+#: the text a sign cell holds instead of ``=`` when the runs are too few for the test to reach
+#: alpha = 0.05 whatever the values (:func:`~pymoo_fs.analysis.statistics.can_decide`)
+TOO_FEW = "too few runs for a test"
+
+
+def _decidable(results, test):
+    paired = results.spec["protocol"]["statistic"] == "signedrank"
+    return can_decide(test.n_reference, test.n_other, paired=paired)
+
+
+def _signed(table, row, column, results=None):
+    """A sign cell of the text tables: the sign with its A12 and sample sizes where tested;
+    :data:`TOO_FEW` instead of the sign where the runs cannot reach alpha."""
+    label = table.labels.get((row["algorithm"], column), row[column])
+    test = table.tests.get((row["algorithm"], column))
+    if results is not None and test is not None and test.sign == "=" \
+            and not _decidable(results, test):
+        return f"{TOO_FEW}, {label[2:]}" if label.startswith("= ") else TOO_FEW
+    return label
 
 
 def all_features_line(results, dataset):
@@ -405,8 +427,9 @@ def legend(results):
                 f"size (the probability that a value of {ref}'s is better than one of this "
                 f"algorithm's, ties counting half: 0.5 none, 0.71 or more large, 0.29 or less "
                 f"large the other way) and the numbers of values compared ({ref}'s/this "
-                f"algorithm's): an = of 3 runs with A12 = 1.00 is too few runs to decide, not "
-                f"the same result; blank on {ref}'s own row")
+                f"algorithm's); '{TOO_FEW}' instead of = where the runs are too few for the "
+                f"test to reach alpha 0.05 whatever their values (the rank-sum test needs 4 "
+                f"runs per side, the signed-rank test 6 pairs); blank on {ref}'s own row")
 
     entries = []
     if results.pareto:

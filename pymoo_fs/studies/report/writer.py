@@ -31,7 +31,7 @@ CHECKS_TITLE = "## Statements of Nguyen et al. (2016): held / not held"
 
 
 def write_report(directory, out=None, tsne=True, data_dir=None, check=None, keys=None,
-                 style=None, latex_columns=None, latex_environment="table*"):
+                 style=None, latex_columns=None, latex_environment="table*", progress=None):
     """Write a study's report: tables, legend, figures, provenance, LaTeX and CSV files.
 
     Parameters
@@ -61,6 +61,9 @@ def write_report(directory, out=None, tsne=True, data_dir=None, check=None, keys
         :data:`~pymoo_fs.studies.report.latex.DEFAULT_LATEX_COLUMNS`).
     latex_environment : {"table*", "table"}, default="table*"
         The float of ``tables.tex``'s tables.
+    progress : callable, optional
+        Called with one line of text at each step (reading the store, the tables, each
+        dataset's figures, rendering, writing), e.g. ``print``; default silent.
 
     Returns
     -------
@@ -97,8 +100,11 @@ def write_report(directory, out=None, tsne=True, data_dir=None, check=None, keys
     from pymoo_fs.analysis.style import figure_style
 
     check = check if check is not None else (lambda: None)
+    say = progress if progress is not None else (lambda line: None)
     style = figure_style(style)
+    say(f"reading the study in {directory}")
     results = load_results(directory, keys)
+    say(f"{len(results.records)} runs read; computing the tables (hypervolume, IGD, tests)")
     latex = latex_tables(results, columns=latex_columns, environment=latex_environment)
     out = Path(out) if out is not None else Path(directory) / "report"
     data = summary_data(results)
@@ -107,13 +113,18 @@ def write_report(directory, out=None, tsne=True, data_dir=None, check=None, keys
     ranking = study_ranking(results)
     names = {d: feature_names(results, d, data_dir) for d in results.datasets}
     figures = {}
-    for dataset in results.datasets:
+    for i, dataset in enumerate(results.datasets, start=1):
         check()
+        say(f"figures of {dataset} ({i}/{len(results.datasets)})"
+            + (" with t-SNE views (the slowest)" if tsne else ""))
         figures[dataset] = _figures(results, dataset, tsne, data_dir, check, style,
                                     names[dataset])
     if ranking is not None:
+        say("ranks across datasets: Friedman, Nemenyi, critical-difference diagram")
         figures[ACROSS] = _ranking_figures(results, ranking, style)
     files, pngs = {}, {}
+    n_figures = sum(len(f) for f in figures.values())
+    say(f"rendering {n_figures} figures as PNG, PDF and SVG")
     for dataset, figs in figures.items():
         for fig in figs:
             stem = f"{_slug(dataset)}_{fig.slug}"
@@ -141,6 +152,7 @@ def write_report(directory, out=None, tsne=True, data_dir=None, check=None, keys
     files["runs.csv"] = csv_text(*run_table(results))
     if results.pareto:
         files["fronts.csv"] = csv_text(*front_table(results, names))
+    say(f"writing {len(files) + 1} files into {out}")
     previous = _manifest(out)
     files[MANIFEST] = json_text({"written_by": f"pymoo-fs {__version__}",
                                  "files": sorted(files)})
@@ -270,9 +282,46 @@ def _provenance_lines(results):
     if not sessions:
         lines.append("the study directory holds no provenance.json (made before pymoo-fs "
                      "kept one): the versions and machine of its runs are unknown")
-    lines.append(f"report: pymoo-fs {__version__}; study.json sha256 "
-                 f"{results_spec_sha256(results)[:16]}")
+    for i, session in enumerate(sessions, start=1):  # what newer stores also keep
+        extra = [f"{key} {session[key]}" for key in ("jobs", "workers", "scheduler",
+                                                     "git_commit", "command")
+                 if session.get(key) not in (None, "")]
+        if extra:
+            lines[i - 1] += "; " + "; ".join(extra)
+    lines.append(f"report: pymoo-fs {__version__}{_versions()}; study.json sha256 "
+                 f"{results_spec_sha256(results)[:16]}" + _checkout())
     return lines
+
+
+def _versions():
+    """matplotlib's and the statistics packages' versions, for the report's provenance."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = []
+    for name in ("matplotlib", "scipy", "scikit-posthocs", "statsmodels"):
+        try:
+            out.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            continue
+    return "".join(f", {v}" for v in out)
+
+
+def _checkout():
+    """``; git commit <sha>`` of the pymoo-fs checkout the report runs from, if it is one."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[3]
+    if not (root / ".git").exists():
+        return ""
+    try:
+        sha = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
+                             text=True, timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain",
+                                "--untracked-files=no"], capture_output=True, text=True,
+                               timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return f"; pymoo-fs git commit {sha[:12]}" + (" (with local changes)" if dirty else "")
 
 
 def results_spec_sha256(results):
