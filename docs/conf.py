@@ -8,8 +8,9 @@ The API pages are written here, at configuration time, from the ``__all__`` of e
 subpackage and module of :mod:`pymoo_fs` (``docs/api/pymoo_fs.*.rst``, not committed), so a
 name added to an ``__all__`` is documented without editing the docs. The command line's
 reference is written from its parser's ``--help`` texts (``docs/guide/cli_help.rst``).
-The examples of ``examples/`` are rendered as a gallery by sphinx-gallery (not executed: the
-test suite runs them).
+The examples of ``examples/`` are rendered as a gallery by sphinx-gallery; those named
+``plot_*.py`` are executed at their small budgets, and the figures they leave in their globals
+(pymoo-fs figures are not registered with pyplot) are shown by :func:`_figure_scraper`.
 """
 
 import importlib
@@ -61,11 +62,37 @@ numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False
 
+def _figure_scraper(block, block_vars, gallery_conf):
+    """Save the matplotlib figures a code block left in the example's globals.
+
+    pymoo-fs draws on the Agg canvas without pyplot, so sphinx-gallery's own matplotlib
+    scraper (which asks pyplot) finds nothing; this one looks for ``Figure`` objects among the
+    example's variables, each shown once, saved through :func:`pymoo_fs.analysis.save_figure`
+    (the figure style's fonts).
+    """
+    from matplotlib.figure import Figure
+    from sphinx_gallery.scrapers import figure_rst
+
+    from pymoo_fs.analysis import save_figure
+
+    example = block_vars["example_globals"]
+    seen = example.setdefault("__pymoo_fs_shown__", set())
+    paths = []
+    for value in list(example.values()):
+        if isinstance(value, Figure) and id(value) not in seen:
+            seen.add(id(value))
+            path = next(block_vars["image_path_iterator"])
+            save_figure(value, path)
+            paths.append(path)
+    return figure_rst(paths, gallery_conf["src_dir"])
+
+
 sphinx_gallery_conf = {
     "examples_dirs": str(ROOT / "examples"),
     "gallery_dirs": "auto_examples",
-    "filename_pattern": r"^$",  # render only: the tests run every example
-    "plot_gallery": "False",
+    "filename_pattern": r"/plot_",  # run these (small budgets); render the others only
+    "image_scrapers": (_figure_scraper,),
+    "plot_gallery": "True",
     "download_all_examples": False,
     "write_computation_times": False,
     "within_subsection_order": "FileNameSortKey",

@@ -4,6 +4,7 @@ t-SNE views, and the critical-difference diagram across datasets; all in one
 
 import io
 import math
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -192,8 +193,10 @@ def _load(results, dataset, data_dir):
     source = next((d for d in results.spec["datasets"]
                    if Path(d).name.split(".")[0] == dataset or d == dataset), dataset)
     try:
-        return load_dataset(source, data_dir=data_dir or results.spec.get("data_dir"),
-                            target=results.spec.get("targets", {}).get(source))
+        with warnings.catch_warnings():  # the study warned about the data when it ran
+            warnings.simplefilter("ignore")
+            return load_dataset(source, data_dir=data_dir or results.spec.get("data_dir"),
+                                target=results.spec.get("targets", {}).get(source))
     except (ValueError, OSError):
         return None
 
