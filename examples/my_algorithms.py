@@ -15,7 +15,7 @@ from pymoo.operators.crossover.ux import UX
 from pymoo.operators.mutation.bitflip import BitflipMutation
 from pymoo.operators.sampling.rnd import BinaryRandomSampling
 
-from pymoo_fs.algorithms import algorithm_names, register
+from pymoo_fs.algorithms import algorithm_names, register, unregister
 
 
 class UniformNSGA2(NSGA2):
@@ -29,7 +29,9 @@ class UniformNSGA2(NSGA2):
                          eliminate_duplicates=True, **kwargs)
 
 
-if "UX-NSGA-II" not in algorithm_names():  # imported twice (a script, then a study): once
+if __name__ != "__main__":  # registered from the importable module, never from a script
+    if "UX-NSGA-II" in algorithm_names():  # imported again (a reload): the new class
+        unregister("UX-NSGA-II")
     register(UniformNSGA2, "UX-NSGA-II")
 
 

@@ -31,19 +31,19 @@ protocol = "S003"
 reference = "CMDPSOFS"
 
 [budget]
-n_gen = 4
+n_gen = 3
 
 [[algorithms]]
 name = "CMDPSOFS"
-pop_size = 8
+pop_size = 6
 
 [[algorithms]]
 name = "MOPSO"
-pop_size = 8
+pop_size = 6
 
 [[algorithms]]
 name = "NSGA-II"
-pop_size = 8
+pop_size = 6
 """
 
 # %%
