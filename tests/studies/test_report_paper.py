@@ -123,6 +123,18 @@ def test_the_tables_carry_holm_p_values_and_say_too_few_runs(study):
     assert not any(c.startswith("=") for c in cells)
 
 
+def test_summary_json_holds_the_holm_p_values_and_the_legend_says_what_tests_assume(study,
+                                                                                  report):
+    import json
+
+    summary = json.loads(report["summary_json"].read_text())
+    table = summary_data(load_results(study))["sonar"]
+    assert summary["p_holm"]["sonar"] == {f"{a}|{c}": v for (a, c), v in table.p_holm.items()}
+    assert "assumes independent runs" in summary["legend"]["hv_test_sign"]
+    assert summary["ranking"]["mean_ranks"] == study_ranking(
+        load_results(study)).friedman.mean_ranks
+
+
 def _strip_tex(cell):
     cell = re.sub(r"\\(mathrm|mathbf|textbf)\{([^}]*)\}", r"\2", cell)
     cell = re.sub(r"\\[a-zA-Z]+", "x", cell)

@@ -420,6 +420,10 @@ def legend(results):
     test = ("Wilcoxon signed-rank test on values paired by run and fold"
             if p["statistic"] == "signedrank" else "Wilcoxon rank-sum test over all runs")
 
+    assumes = (" paired by run and fold, with a symmetric distribution of the differences"
+               if p["statistic"] == "signedrank" else
+               " and two samples of the same shape when it is read as a shift")
+
     def sign(what, better):
         return (f"{test} of {ref}'s {what} against this algorithm's, alpha 0.05, from "
                 f"{ref}'s side: + {ref} is significantly better ({better}), - significantly "
@@ -429,7 +433,10 @@ def legend(results):
                 f"large the other way) and the numbers of values compared ({ref}'s/this "
                 f"algorithm's); '{TOO_FEW}' instead of = where the runs are too few for the "
                 f"test to reach alpha 0.05 whatever their values (the rank-sum test needs 4 "
-                f"runs per side, the signed-rank test 6 pairs); blank on {ref}'s own row")
+                f"runs per side, the signed-rank test 6 pairs); blank on {ref}'s own row. The "
+                f"test assumes independent runs{assumes}, not normal values; its "
+                f"Holm-corrected p-value over the tests of the column (summary.json's "
+                f"p_holm, tables.tex) keeps the family-wise error rate at alpha")
 
     entries = []
     if results.pareto:

@@ -94,6 +94,11 @@ def write_report(directory, out=None, tsne=True, data_dir=None, check=None, keys
     ``report.html`` and the key ``"checks"`` of ``summary.json`` (``columns``, ``rows``, the
     ``source``; ``held`` true, false or null for not run).
 
+    ``summary.json`` also holds ``"p_holm"`` (per dataset, ``"<algorithm>|<sign column>"`` ->
+    the Holm-corrected p-value) and, for two or more datasets, ``"ranking"`` (mean ranks,
+    Friedman's statistic and p-value, Nemenyi's p-values and critical difference,
+    wins/ties/losses; also ``ranks.csv`` and the critical-difference diagram).
+
     Only files named in the previous ``manifest.json`` are ever removed, so a report written
     into a directory that holds other files leaves them alone.
     """
@@ -137,6 +142,8 @@ def write_report(directory, out=None, tsne=True, data_dir=None, check=None, keys
     files["tables.tex"] = latex
     summary = {"legend": _legend_by_column(results),
                "datasets": {d: t.as_dict() for d, t in data.items()}}
+    summary["p_holm"] = {d: {f"{a}|{c}": v for (a, c), v in sorted(t.p_holm.items())}
+                         for d, t in data.items()}
     if ranking is not None:
         summary["ranking"] = _ranking_json(ranking)
         files["ranks.csv"] = csv_text(RANK_COLUMNS, ranking.rows())
