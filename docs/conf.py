@@ -10,7 +10,7 @@ name added to an ``__all__`` is documented without editing the docs. The command
 reference is written from its parser's ``--help`` texts (``docs/guide/cli_help.rst``).
 The examples of ``examples/`` are rendered as a gallery by sphinx-gallery; those named
 ``plot_*.py`` are executed at their small budgets, and the figures they leave in their globals
-(pymoo-fs figures are not registered with pyplot) are shown by :func:`_figure_scraper`.
+(pymoo-fs figures are not registered with pyplot) are shown by ``docs/sg_scraper.py``.
 """
 
 import importlib
@@ -23,6 +23,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))  # sg_scraper
 
 import pymoo_fs  # noqa: E402
 
@@ -62,36 +63,12 @@ numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False
 
-def _figure_scraper(block, block_vars, gallery_conf):
-    """Save the matplotlib figures a code block left in the example's globals.
-
-    pymoo-fs draws on the Agg canvas without pyplot, so sphinx-gallery's own matplotlib
-    scraper (which asks pyplot) finds nothing; this one looks for ``Figure`` objects among the
-    example's variables, each shown once, saved through :func:`pymoo_fs.analysis.save_figure`
-    (the figure style's fonts).
-    """
-    from matplotlib.figure import Figure
-    from sphinx_gallery.scrapers import figure_rst
-
-    from pymoo_fs.analysis import save_figure
-
-    example = block_vars["example_globals"]
-    seen = example.setdefault("__pymoo_fs_shown__", set())
-    paths = []
-    for value in list(example.values()):
-        if isinstance(value, Figure) and id(value) not in seen:
-            seen.add(id(value))
-            path = next(block_vars["image_path_iterator"])
-            save_figure(value, path)
-            paths.append(path)
-    return figure_rst(paths, gallery_conf["src_dir"])
-
-
 sphinx_gallery_conf = {
     "examples_dirs": str(ROOT / "examples"),
     "gallery_dirs": "auto_examples",
     "filename_pattern": r"/plot_",  # run these (small budgets); render the others only
-    "image_scrapers": (_figure_scraper,),
+    # docs/sg_scraper.py: pymoo-fs figures are not pyplot's (a name, so the config pickles)
+    "image_scrapers": ("sg_scraper",),
     "plot_gallery": "True",
     "download_all_examples": False,
     "write_computation_times": False,

@@ -21,7 +21,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # where my_algorithms.py is
+try:
+    HERE = Path(__file__).resolve().parent
+except NameError:  # sphinx-gallery runs the example in its directory, without __file__
+    HERE = Path.cwd()
+sys.path.insert(0, str(HERE))  # where my_algorithms.py is
 
 import my_algorithms  # noqa: E402, F401  (registers UX-NSGA-II)
 

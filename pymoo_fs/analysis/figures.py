@@ -32,11 +32,11 @@ def _styled(function):
     return wrapper
 
 
-def _figure(style, n_panels=1, height=None, aspect=0.62, rows=1):
+def _figure(style, n_panels=1, height=None, aspect=0.62, rows=1, layout="constrained"):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=style.size(aspect=aspect, height=height), layout="constrained")
+    fig = Figure(figsize=style.size(aspect=aspect, height=height), layout=layout)
     FigureCanvasAgg(fig)
     return fig, fig.subplots(rows, n_panels // rows, squeeze=False).reshape(-1)
 
@@ -313,17 +313,18 @@ def plot_selection_heatmap(frequencies, path=None, title=None, max_features=80, 
                       interpolation="nearest")
     ax.set_yticks(np.arange(len(names)))
     ax.set_yticklabels([f"{n} (Q {q[n]:.2f})" if q and n in q else n for n in names])
-    # room per column (points) of an axes about 75 % of the width; labels need ~1.3 x size
-    room = 0.75 * style.width * 72.0 / columns.size
-    step = max(1, int(np.ceil(1.3 * style.small / room)))
+    # room per column (points): the axes take about 55 % of a one-column width (the names and
+    # the colour bar take the rest), 70 % of a two-column one; a label needs ~1.5 x its size
+    room = (0.55 if style.narrow else 0.7) * style.width * 72.0 / columns.size
+    step = max(1, int(np.ceil(1.5 * style.small / room)))
     ax.set_xticks(np.arange(0, columns.size, step))
     ax.set_xticklabels([s if len(s) <= 24 else s[:23] + "…" for s in labels[::step]],
                        rotation=90)
     shown = (f"the {columns.size} most often selected of {n_features} features"
              if columns.size < n_features else f"all {n_features} features")
     every = f", a label every {step} features" if step > 1 else ""
-    ax.set_xlabel(f"feature ({'0-based index; ' if feature_names is None else ''}{shown}"
-                  f"{every})")
+    ax.set_xlabel(style.wrap(f"feature ({'0-based index; ' if feature_names is None else ''}"
+                             f"{shown}{every})"))
     fig.colorbar(image, ax=ax, label="fraction of runs", fraction=0.05, pad=0.01)
     if title:
         ax.set_title(style.wrap(title))
@@ -528,7 +529,7 @@ def plot_critical_difference(result, path=None, title=None, style=None):
     posthoc = np.where(np.isfinite(posthoc), posthoc, 1.0)
     sig = pd.DataFrame(posthoc, index=labels, columns=labels)
     height = 0.9 + 0.16 * len(labels) + (0.3 if title else 0.0)
-    fig, (ax,) = _figure(style, height=height)
+    fig, (ax,) = _figure(style, height=height, layout=None)
     scikit_posthocs.critical_difference_diagram(
         ranks, sig, ax=ax, alpha=result.alpha,
         color_palette={k: v[0] for k, v in styles.items()},
@@ -541,5 +542,13 @@ def plot_critical_difference(result, path=None, title=None, style=None):
     line = (f"Nemenyi CD = {result.critical_difference:.2f} at alpha {result.alpha:g}; "
             f"Friedman p = {result.pvalue:.3g}" if np.isfinite(result.pvalue) else
             "Friedman's test needs 3 or more algorithms")
-    ax.set_title(style.wrap(f"{title}\n{line}" if title else line))
+    title = style.wrap(f"{title}\n{line}" if title else line)
+    ax.set_title(title)
+    # the labels sit outside the axes, where the constrained layout does not look: margins
+    # as wide as the longest label (about 0.62 em a character) on both sides
+    longest = max(len(f"{a} ({r:.2f})") for a, r in result.mean_ranks.items())
+    side = min(0.42, (longest * 0.62 * style.small / 72.0 + 0.12) / style.width)
+    top = 1.0 - (0.18 + 0.14 * (title.count("\n") + 1)) / fig.get_size_inches()[1]
+    fig.subplots_adjust(left=side, right=1.0 - side, top=top,
+                        bottom=0.32 / fig.get_size_inches()[1] + 0.05)
     return _save(fig, path, style)

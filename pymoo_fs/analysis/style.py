@@ -126,11 +126,14 @@ class FigureStyle:
 
     def wrap(self, text, panels=1):
         """``text`` broken into lines that fit the width of ``panels`` side-by-side panels at
-        the style's font size (about 0.55 em per character)."""
+        the style's font size (about 0.62 em per character); existing line breaks are kept."""
         import textwrap
 
-        chars = max(20, int(self.width / panels * 72.0 / (0.55 * self.font_size)))
-        return "\n".join(textwrap.wrap(str(text), chars)) if len(str(text)) > chars else text
+        chars = max(20, int(self.width / panels * 72.0 / (0.62 * self.font_size)))
+        lines = str(text).split("\n")
+        if all(len(line) <= chars for line in lines):
+            return text
+        return "\n".join(part for line in lines for part in (textwrap.wrap(line, chars) or [""]))
 
     def size(self, aspect=0.62, height=None):
         """(width, height) in inches: the style's width and ``aspect`` times it (or ``height``),
