@@ -271,7 +271,8 @@ def _report(parser, args, guard):
         paths = write_report(study, out, tsne=not args.no_tsne, check=guard.check,
                              style=style, latex_columns=columns,
                              latex_environment=args.latex_float,
-                             progress=None if args.quiet else say)
+                             progress=None if args.quiet else say,
+                             command=_report_command(args))
     except StoreFileError as exc:  # a damaged file of the study: named, with the fix
         if exc.path.parent.parent.parent.name == "runs":
             fix = "run 'pymoo-fs study' on the study's spec again to redo the run"
@@ -302,6 +303,23 @@ def _report(parser, args, guard):
         print(f"the study is unfinished: {missing} run{' is' if missing == 1 else 's are'} "
               f"missing (listed in the report)")
     return 0
+
+
+def _report_command(args):
+    """The ``pymoo-fs report`` command line of ``args``, for the report's provenance."""
+    import shlex
+
+    words = ["pymoo-fs", "report", args.study]
+    for flag, value, default in (("--out", args.out, None),
+                                 ("--figure-width", args.figure_width, "two-column"),
+                                 ("--palette", args.palette, "okabe-ito"),
+                                 ("--font-size", args.font_size, None),
+                                 ("--latex-columns", args.latex_columns, None),
+                                 ("--latex-float", args.latex_float, "table*")):
+        if value != default:
+            words += [flag, str(value)]
+    words += ["--no-tsne"] * bool(args.no_tsne) + ["--quiet"] * bool(args.quiet)
+    return shlex.join(words)
 
 
 def _compare(parser, args, guard):

@@ -329,6 +329,9 @@ def test_report_command_takes_style_and_latex_options(study, tmp_path, capsys):
     tex = (out / "tables.tex").read_text()
     assert r"\begin{table}[" in tex and r"\begin{table*}" not in tex
     assert "IGD" not in tex.split(r"\label{tab:sonar}")[1].split(r"\end{table}")[0]
+    provenance = (out / "report.md").read_text().split("## Provenance")[1]
+    assert "command: pymoo-fs report" in provenance and "--palette tol-bright" in provenance
+    assert "matplotlib " + matplotlib.__version__ in provenance
     with pytest.raises(SystemExit) as exc:
         main(["report", str(study), "--no-tsne", "--out", str(out), "--palette", "rainbow"])
     assert exc.value.code == 2

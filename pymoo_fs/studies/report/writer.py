@@ -31,7 +31,8 @@ CHECKS_TITLE = "## Statements of Nguyen et al. (2016): held / not held"
 
 
 def write_report(directory, out=None, tsne=True, data_dir=None, check=None, keys=None,
-                 style=None, latex_columns=None, latex_environment="table*", progress=None):
+                 style=None, latex_columns=None, latex_environment="table*", progress=None,
+                 command=None):
     """Write a study's report: tables, legend, figures, provenance, LaTeX and CSV files.
 
     Parameters
@@ -64,6 +65,9 @@ def write_report(directory, out=None, tsne=True, data_dir=None, check=None, keys
     progress : callable, optional
         Called with one line of text at each step (reading the store, the tables, each
         dataset's figures, rendering, writing), e.g. ``print``; default silent.
+    command : str, optional
+        The command line that writes the report (``pymoo-fs report`` passes its own), for the
+        provenance.
 
     Returns
     -------
@@ -137,8 +141,8 @@ def write_report(directory, out=None, tsne=True, data_dir=None, check=None, keys
                 files[f"{stem}.{fmt}"] = _render(fig.figure, fmt, style)
             pngs[dataset, fig.slug] = (stem, fig, files[f"{stem}.png"])
         check()
-    files["report.md"] = _markdown(results, tables, pngs, checks, ranking)
-    files["report.html"] = _html(results, tables, pngs, checks, ranking)
+    files["report.md"] = _markdown(results, tables, pngs, checks, ranking, command)
+    files["report.html"] = _html(results, tables, pngs, checks, ranking, command)
     files["tables.tex"] = latex
     summary = {"legend": _legend_by_column(results),
                "datasets": {d: t.as_dict() for d, t in data.items()}}
@@ -271,7 +275,7 @@ def _intro(results):
     return lines
 
 
-def _provenance_lines(results):
+def _provenance_lines(results, command=None):
     """Where and with what the runs were made, then how the report was written."""
     lines = []
     sessions = (results.provenance or {}).get("sessions", [])
@@ -296,7 +300,8 @@ def _provenance_lines(results):
         if extra:
             lines[i - 1] += "; " + "; ".join(extra)
     lines.append(f"report: pymoo-fs {__version__}{_versions()}; study.json sha256 "
-                 f"{results_spec_sha256(results)[:16]}" + _checkout())
+                 f"{results_spec_sha256(results)[:16]}" + _checkout()
+                 + (f"; command: {command}" if command else ""))
     return lines
 
 
@@ -336,7 +341,7 @@ def results_spec_sha256(results):
     return hashlib.sha256(json_text(results.spec).encode("utf-8")).hexdigest()
 
 
-def _markdown(results, tables, pngs, checks=None, ranking=None):
+def _markdown(results, tables, pngs, checks=None, ranking=None, command=None):
     out = [f"# Study {results.spec['name']}", ""]
     out += [f"- {line}" for line in _intro(results)] + [""]
     out += ["## How to read the tables", ""]
@@ -366,11 +371,12 @@ def _markdown(results, tables, pngs, checks=None, ranking=None):
         out += [CHECKS_TITLE, ""] + checks_markdown(checks) + [""]
     if results.missing:
         out += ["## Missing runs", ""] + [f"- {key}" for key in results.missing] + [""]
-    out += ["## Provenance", ""] + [f"- {line}" for line in _provenance_lines(results)] + [""]
+    out += ["## Provenance", ""]
+    out += [f"- {line}" for line in _provenance_lines(results, command)] + [""]
     return "\n".join(out)
 
 
-def _html(results, tables, pngs, checks=None, ranking=None):
+def _html(results, tables, pngs, checks=None, ranking=None, command=None):
     esc = html.escape
     parts = [
         "<!DOCTYPE html><html><head><meta charset='utf-8'>",
@@ -431,6 +437,7 @@ def _html(results, tables, pngs, checks=None, ranking=None):
         parts.append("<h2>Missing runs</h2><ul>")
         parts += [f"<li>{esc(str(key))}</li>" for key in results.missing] + ["</ul>"]
     parts.append("<h2>Provenance</h2><ul>")
-    parts += [f"<li>{esc(line)}</li>" for line in _provenance_lines(results)] + ["</ul>"]
+    parts += [f"<li>{esc(line)}</li>" for line in _provenance_lines(results, command)]
+    parts.append("</ul>")
     parts.append("</body></html>")
     return "\n".join(parts)
