@@ -336,3 +336,24 @@ def test_report_command_takes_style_and_latex_options(study, tmp_path, capsys):
         main(["report", str(study), "--no-tsne", "--out", str(out), "--palette", "rainbow"])
     assert exc.value.code == 2
     assert "unknown palette 'rainbow'" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------- module:Class labels
+def test_a_module_class_algorithm_is_labelled_by_its_registered_name(monkeypatch):
+    import sys
+    from pathlib import Path
+
+    from pymoo_fs.algorithms import unregister
+    from pymoo_fs.studies import AlgorithmSpec
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2] / "examples"))
+    import my_algorithms  # noqa: F401  (registers UX-NSGA-II)
+
+    try:
+        assert AlgorithmSpec("my_algorithms:UniformNSGA2").label == "UX-NSGA-II"
+        assert AlgorithmSpec("my_algorithms:UniformNSGA2", label="mine").label == "mine"
+    finally:
+        unregister("UX-NSGA-II")
+        sys.modules.pop("my_algorithms", None)
+    # not registered: the class name
+    assert AlgorithmSpec("pymoo_fs.algorithms.moo.cmdpsofs:CMDPSOFS").label == "CMDPSOFS"
