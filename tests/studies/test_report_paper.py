@@ -142,8 +142,8 @@ def _strip_tex(cell):
 
 
 def _widest_row_pt(tex):
-    """A rule for the width of each tabular: footnotesize digits are 4.2 pt wide, a column
-    gap is 6 pt; the widest row of the widest table."""
+    """A rule for the width of each tabular: a footnotesize character is at most 4.25 pt wide
+    (a digit), a space 2.7 pt, a column gap 6 pt; the widest row of the widest table."""
     widest = 0.0
     for body in re.findall(r"\\begin\{tabular\}\{[^}]*\}(.*?)\\end\{tabular\}", tex, re.S):
         rows = [r for r in body.split(r"\\") if "&" in r]
@@ -152,7 +152,9 @@ def _widest_row_pt(tex):
         for r in rows:
             for i, cell in enumerate(r.split("&")):
                 text = _strip_tex(cell.replace(r"\toprule", "").replace(r"\midrule", ""))
-                width[i] = max(width[i], 4.2 * len(text.strip()))
+                text = text.strip()
+                width[i] = max(width[i], 4.25 * len(text.replace(" ", ""))
+                               + 2.7 * text.count(" "))
         widest = max(widest, sum(width) + 6.0 * cols)
     return widest
 
@@ -357,3 +359,36 @@ def test_a_module_class_algorithm_is_labelled_by_its_registered_name(monkeypatch
         sys.modules.pop("my_algorithms", None)
     # not registered: the class name
     assert AlgorithmSpec("pymoo_fs.algorithms.moo.cmdpsofs:CMDPSOFS").label == "CMDPSOFS"
+
+
+SUBSET_SPEC = """\
+name = "paper-subset"
+seed = 4
+runs = 4
+datasets = ["sonar"]
+protocol = "S000"
+
+[budget]
+n_gen = 3
+
+[[algorithms]]
+name = "PSO"
+pop_size = 6
+
+[[algorithms]]
+name = "FSIPSO"
+pop_size = 6
+"""
+
+
+def test_subset_tables_fit_too_and_name_their_subscripts(tmp_path):
+    (tmp_path / "spec.toml").write_text(SUBSET_SPEC)
+    run_study(load_study(tmp_path / "spec.toml"), tmp_path / "study", progress=False)
+    tex = latex_tables(load_results(tmp_path / "study"))
+    assert "$p_d$, $p_a$: of $T_d$, $T_a$" in tex and r"all features & $60$" in tex
+    assert "n/a" not in tex.split(r"\label{tab:sonar}")[1].split(r"\end{table*}")[0]  # 4/4
+    if shutil.which("pdflatex") is None:
+        assert _widest_row_pt(tex) <= 345.0
+        return
+    for layout in ("onecolumn", "twocolumn"):
+        assert "Overfull" not in _compile(tex, tmp_path, layout, ("booktabs",))

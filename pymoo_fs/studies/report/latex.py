@@ -37,7 +37,8 @@ LATEX_COLUMNS = {
 #: the default columns: they fit a one-column page (and a ``table*`` of a two-column one)
 DEFAULT_LATEX_COLUMNS = {
     "front": ("hv_train", "hv_test", "T_HV", "A12_HV", "p_HV", "p_holm_HV", "igd_test"),
-    "subset": ("n_features", "T_f", "p_holm_f", "test", "T_a", "A12_a", "p_a", "p_holm_a"),
+    "subset": ("n_features", "T_f", "p_f", "p_holm_f", "test", "T_a", "A12_a", "p_a",
+               "p_holm_a"),
 }
 #: columns that fit one column of a two-column page (``environment="table"``)
 NARROW_LATEX_COLUMNS = {
@@ -184,11 +185,15 @@ def _symbols(columns, kind, ref, test, runs_line):
                    f"$\\alpha$ whatever the values (the rank-sum test needs 4 runs per side, "
                    f"the signed-rank test 6 pairs)")
     if has & {"A12_HV", "A12_f", "A12_a"}:
-        out.append(r"$\hat{A}_{12}$: Vargha and Delaney's effect size, the probability that "
+        out.append(r"$\hat{A}_{12}$" + (r" ($\hat{A}_{12}^{d}$, $\hat{A}_{12}^{a}$)"
+                                         if kind == "subset" else "")
+                   + r": Vargha and Delaney's effect size, the probability that "
                    f"a run of {_tex(ref)} is better than a run of the row's algorithm (ties "
                    r"half; 0.5 no effect, $\geq 0.71$ or $\leq 0.29$ large)")
     if has & {"p_HV", "p_f", "p_a", "p_holm_HV", "p_holm_f", "p_holm_a"}:
-        out.append(r"$p$: the test's two-sided p-value; $p_{\mathrm{Holm}}$: the same, "
+        sub = (r" ($p_d$, $p_a$: of $T_d$, $T_a$)" if kind == "subset" else "")
+        out.append(f"$p${sub}: the test's two-sided p-value; "
+                   r"$p_{\mathrm{Holm}}$: the same, "
                    f"Holm-corrected over the tests against {_tex(ref)} in that column "
                    r"(family-wise error rate $\alpha$)")
     out.append(runs_line)
