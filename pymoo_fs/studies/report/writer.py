@@ -133,10 +133,13 @@ def write_report(directory, out=None, tsne=True, data_dir=None, check=None, keys
         figures[ACROSS] = _ranking_figures(results, ranking, style)
     files, pngs = {}, {}
     n_figures = sum(len(f) for f in figures.values())
-    say(f"rendering {n_figures} figures as PNG, PDF and SVG")
+    say(f"rendering {n_figures} figures as PNG, PDF and SVG (a line per figure)")
+    done = 0
     for dataset, figs in figures.items():
         for fig in figs:
             stem = f"{_slug(dataset)}_{fig.slug}"
+            done += 1
+            say(f"rendering {done}/{n_figures}: {stem}")
             for fmt in ("png", "pdf", "svg"):
                 files[f"{stem}.{fmt}"] = _render(fig.figure, fmt, style)
             pngs[dataset, fig.slug] = (stem, fig, files[f"{stem}.png"])
