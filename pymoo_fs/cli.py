@@ -6,6 +6,7 @@ import errno
 import os
 import sys
 import tempfile
+import time
 import warnings
 from pathlib import Path
 
@@ -92,6 +93,10 @@ def build_parser():
     p.add_argument("--reference", default=None,
                    help="algorithm the others are tested against (Wilcoxon rank-sum signs; "
                         "default: the first)")
+    p.add_argument("--equal-budget", action="store_true",
+                   help="give every algorithm pop-size x generations evaluations, ISRPSO's "
+                        "local searches included (default: the same generations, ISRPSO's "
+                        "local searches on top)")
     p.add_argument("--out", default="pymoo-fs-results", help="output directory")
 
     p = sub.add_parser(
@@ -129,6 +134,21 @@ def build_parser():
     p.add_argument("--out", default=None, help="report directory (default: STUDY/report)")
     p.add_argument("--no-tsne", action="store_true",
                    help="skip the t-SNE views (the slowest figures on large datasets)")
+    p.add_argument("--figure-width", default="two-column",
+                   help="figure width: 'two-column' (7.16 in), 'one-column' (3.5 in) or inches")
+    p.add_argument("--palette", default="okabe-ito",
+                   help="colours of the algorithms: okabe-ito, tol-bright (both colour-blind "
+                        "safe) or tab10 (matplotlib's default)")
+    p.add_argument("--font-size", type=float, default=None,
+                   help="text size in points at the figure width (7 to 14; default 8)")
+    p.add_argument("--latex-columns", default=None,
+                   help="comma-separated columns of the per-dataset tables of tables.tex "
+                        "(e.g. hv_test,T_HV,A12_HV,p_holm_HV; default: a set that fits a "
+                        "one-column page)")
+    p.add_argument("--latex-float", default="table*", choices=("table*", "table"),
+                   help="LaTeX float of tables.tex: table* spans both columns of a "
+                        "two-column paper, table stays in one")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
     p = sub.add_parser(
         "algorithms",
         help="list the registered algorithms: name, objectives, aliases",
@@ -243,8 +263,29 @@ def _report(parser, args, guard):
                        f"study.json)\n")
     out = Path(args.out) if args.out else study / "report"
     guard.message = "pymoo-fs report: interrupted; the report was not written"
+    from pymoo_fs.analysis.style import figure_style
+
     try:
-        paths = write_report(study, out, tsne=not args.no_tsne, check=guard.check)
+        width = float(args.figure_width)
+    except ValueError:
+        width = args.figure_width
+    try:
+        style = figure_style(None, palette=args.palette, width=width, font_size=args.font_size)
+    except ValueError as exc:
+        parser.exit(2, f"pymoo-fs report: error: {_one_line(exc)}\n")
+    columns = (None if args.latex_columns is None
+               else [c.strip() for c in args.latex_columns.split(",") if c.strip()])
+    start = time.monotonic()
+
+    def say(line):
+        print(f"[{time.monotonic() - start:5.1f} s] {line}", file=sys.stderr, flush=True)
+
+    try:
+        paths = write_report(study, out, tsne=not args.no_tsne, check=guard.check,
+                             style=style, latex_columns=columns,
+                             latex_environment=args.latex_float,
+                             progress=None if args.quiet else say,
+                             command=_report_command(args))
     except StoreFileError as exc:  # a damaged file of the study: named, with the fix
         if exc.path.parent.parent.parent.name == "runs":
             fix = "run 'pymoo-fs study' on the study's spec again to redo the run"
@@ -277,6 +318,23 @@ def _report(parser, args, guard):
     return 0
 
 
+def _report_command(args):
+    """The ``pymoo-fs report`` command line of ``args``, for the report's provenance."""
+    import shlex
+
+    words = ["pymoo-fs", "report", args.study]
+    for flag, value, default in (("--out", args.out, None),
+                                 ("--figure-width", args.figure_width, "two-column"),
+                                 ("--palette", args.palette, "okabe-ito"),
+                                 ("--font-size", args.font_size, None),
+                                 ("--latex-columns", args.latex_columns, None),
+                                 ("--latex-float", args.latex_float, "table*")):
+        if value != default:
+            words += [flag, str(value)]
+    words += ["--no-tsne"] * bool(args.no_tsne) + ["--quiet"] * bool(args.quiet)
+    return shlex.join(words)
+
+
 def _compare(parser, args, guard):
     from pymoo_fs.comparison import compare_spec, format_table, write_comparison
     from pymoo_fs.studies import ResultStore, plan_runs, run_study
@@ -303,7 +361,7 @@ def _compare(parser, args, guard):
             generations=args.generations, pop_size=args.pop_size, seed=args.seed,
             n_neighbors=args.n_neighbors, cv=folds, test_size=args.test_size,
             data_dir=args.data_dir, objective=args.objective, alpha=args.alpha, mu=args.mu,
-            reference=args.reference,
+            reference=args.reference, equal_budget=args.equal_budget,
         )
     except ValueError as exc:
         parser.exit(2, f"pymoo-fs compare: error: {_flags(_one_line(exc))}\n")

@@ -109,7 +109,7 @@ def test_the_directory_holds_the_store_the_files_and_the_report(done, monkeypatc
     assert done.paths["report"] == out / "report" / "report.html"
     figure = comparison.fronts_figure(done.results, "sonar")
     for ax in figure.axes:
-        labels = [t.get_text() for t in ax.get_legend().get_texts()]
+        labels = ax.get_legend_handles_labels()[1]
         # seed 003's "best" and "average" fronts of each algorithm, and the all-features line
         assert labels == ([f"{a}-Best" for a in ALGORITHMS] + [f"{a}-Ave" for a in ALGORITHMS]
                           + ["all features"])

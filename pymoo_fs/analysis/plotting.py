@@ -15,10 +15,6 @@ from pymoo_fs.analysis.indicators import _as_front
 __all__ = ["plot_fronts"]
 
 _PANEL_TITLES = ("Training (inner CV)", "Test (hold-out)")
-# One style per algorithm, in order: the default colour cycle, a marker shape and a line style
-# each. Markers are drawn hollow, so that two algorithms' points on the same spot both show.
-_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "h")
-_LINESTYLES = ("-", "--", "-.", ":")
 
 
 def _check_fronts(fronts, name):
@@ -45,15 +41,14 @@ def _check_averages(averages, fronts, name):
     return averages
 
 
-def _styles(names):
-    """{name: (colour, marker, line style)}: distinct for up to 10 names, in order.
+def _styles(names, style=None):
+    """{name: (colour, marker, line style)}: the style's colour-blind-safe palette paired with
+    distinct markers and line styles (:meth:`~pymoo_fs.analysis.FigureStyle.series`); the
+    default palette's first 10 names all differ in colour and marker. Markers are drawn
+    hollow, so that two algorithms' points on the same spot both show."""
+    from pymoo_fs.analysis.style import figure_style
 
-    Colours and markers both cycle with period 10, line styles with period 4; beyond 10 names
-    the (colour, marker) pairs repeat, but the step lines still differ from the 11th to the
-    20th name by their style (periods 10 and 4 meet again only after 20).
-    """
-    return {name: (f"C{i % 10}", _MARKERS[i % len(_MARKERS)], _LINESTYLES[i % len(_LINESTYLES)])
-            for i, name in enumerate(names)}
+    return figure_style(style).series(names)
 
 
 def _draw_panel(ax, fronts, styles, title, full_error, averages=None, n_features=None):
@@ -66,32 +61,30 @@ def _draw_panel(ax, fronts, styles, title, full_error, averages=None, n_features
         color, marker, linestyle = styles[name]
         order = np.lexsort((F[:, 0], F[:, 1]))  # ratio ascending, ties by error
         ratio, error = F[order, 1], F[order, 0]
-        ax.step(ratio, error, where="post", color=color, linestyle=linestyle, linewidth=1.2,
-                alpha=0.8)
-        ax.plot(ratio, error, linestyle="none", marker=marker, markersize=6,
-                markerfacecolor="none", markeredgewidth=1.3, color=color,
+        ax.step(ratio, error, where="post", color=color, linestyle=linestyle, linewidth=1.0,
+                alpha=0.85)
+        ax.plot(ratio, error, linestyle="none", marker=marker, markersize=4.5,
+                markerfacecolor="none", markeredgewidth=1.0, color=color,
                 label=name if averages is None else f"{name}-Best")
     for name, F in (averages or {}).items():
         color, marker, _ = styles[name]
         order = np.argsort(F[:, 1], kind="stable")
-        ax.plot(F[order, 1], F[order, 0], linestyle=":", linewidth=1.0, marker=marker,
-                markersize=3, color=color, alpha=0.9, label=f"{name}-Ave")
+        ax.plot(F[order, 1], F[order, 0], linestyle=":", linewidth=0.9, marker=marker,
+                markersize=2.5, color=color, alpha=0.9, label=f"{name}-Ave")
     if full_error is not None:
-        ax.axhline(full_error, color="grey", linestyle="--", linewidth=1.0, label="all features")
+        ax.axhline(full_error, color="grey", linestyle="--", linewidth=0.9, label="all features")
     ax.set_title(title)
     ax.set_xlabel("Fraction of features selected")
     ax.set_ylabel("Classification error")
     ax.grid(True, alpha=0.3)
-    ax.legend(loc="best", fontsize="small")
     if n_features is not None:
         top = ax.secondary_xaxis("top", functions=(lambda r: r * n_features,
                                                     lambda k: k / n_features))
-        top.set_xlabel("Number of features selected", fontsize="small")
-        top.tick_params(labelsize="small")
+        top.set_xlabel("Number of features selected")
 
 
 def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_error=None,
-                train_average=None, test_average=None, n_features=None):
+                train_average=None, test_average=None, n_features=None, style=None):
     """Plot the fronts of several algorithms on training and, optionally, test data.
 
     Parameters
@@ -122,11 +115,16 @@ def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_erro
     n_features : int, optional
         The dataset's number of features ``D``: each panel then has a second x axis on top
         counting the features selected (``D`` times the fraction).
+    style : FigureStyle or str, optional
+        Size, fonts and palette (:func:`~pymoo_fs.analysis.figure_style`; default
+        ``"two-column"``, 7.16 in wide, 8 pt text, the Okabe-Ito palette). Below 5 in wide
+        the two panels stack.
 
     Returns
     -------
     fig : matplotlib.figure.Figure
-        One axes (training only) or two (training, test). Each algorithm keeps one colour,
+        One axes (training only) or two (training, test), and one legend for the figure
+        below the panels, outside the data (``fig.legends[0]``). Each algorithm keeps one colour,
         one marker shape and one line style in both panels, assigned in the order of
         ``train_fronts`` and then of algorithms found only in ``test_fronts``; the first ten
         algorithms all differ in colour and in marker. Markers are hollow, so that points of
@@ -161,7 +159,7 @@ def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_erro
     2
     >>> fig = plot_fronts({"ISRPSO": np.array([[0.10, 0.2]])},
     ...                   train_average={"ISRPSO": np.array([[0.15, 0.2], [0.30, 0.1]])})
-    >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    >>> [t.get_text() for t in fig.legends[0].get_texts()]
     ['ISRPSO-Best', 'ISRPSO-Ave']
     """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -187,21 +185,40 @@ def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_erro
         if not os.path.isdir(parent):
             raise ValueError(f"path's parent directory does not exist: {parent!r}")
 
+    from pymoo_fs.analysis.style import figure_style
+
+    style = figure_style(style)
     names = list(train) + ([k for k in test if k not in train] if test is not None else [])
-    styles = _styles(names)
+    styles = _styles(names, style)
 
     n_panels = 1 if test is None else 2
-    fig = Figure(figsize=(6.0 * n_panels, 4.5), layout="constrained")
-    FigureCanvasAgg(fig)
-    axes = np.atleast_1d(fig.subplots(1, n_panels, sharex=True, sharey=True, squeeze=False)[0])
-    _draw_panel(axes[0], train, styles, _PANEL_TITLES[0], full_error[0], averages[0],
-                n_features)
-    if test is not None:
-        _draw_panel(axes[1], test, styles, _PANEL_TITLES[1], full_error[1], averages[1],
+    stacked = style.narrow and n_panels == 2
+    rows, cols = (n_panels, 1) if stacked else (1, n_panels)
+    n_entries = len(names) * (1 if all(a is None for a in averages) else 2) + 1
+    ncol = max(1, min(n_entries, 2 if style.narrow else 4))
+    legend_height = 0.16 * -(-n_entries // ncol) + 0.1
+    panel = style.width / cols * 0.8
+    with style.context():
+        fig = Figure(figsize=style.size(height=panel * rows + legend_height
+                                        + (0.3 if title else 0.0)), layout="constrained")
+        FigureCanvasAgg(fig)
+        axes = fig.subplots(rows, cols, sharex=True, sharey=True, squeeze=False).reshape(-1)
+        _draw_panel(axes[0], train, styles, _PANEL_TITLES[0], full_error[0], averages[0],
                     n_features)
-        axes[1].yaxis.set_tick_params(labelleft=True)
-    if title is not None:
-        fig.suptitle(title)
-    if path is not None:
-        fig.savefig(path, format="png", dpi=150)
+        if test is not None:
+            _draw_panel(axes[1], test, styles, _PANEL_TITLES[1], full_error[1], averages[1],
+                        n_features)
+            axes[1].yaxis.set_tick_params(labelleft=True)
+            axes[0].xaxis.set_tick_params(labelbottom=True)
+        handles, labels = axes[0].get_legend_handles_labels()
+        if test is not None:  # an algorithm only in the test panel, and its lines
+            for h, label in zip(*axes[1].get_legend_handles_labels()):
+                if label not in labels:
+                    handles.append(h)
+                    labels.append(label)
+        fig.legend(handles, labels, loc="outside lower center", ncol=ncol)
+        if title is not None:
+            fig.suptitle(title)
+        if path is not None:
+            fig.savefig(path, format="png", dpi=150)
     return fig

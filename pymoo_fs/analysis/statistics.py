@@ -36,7 +36,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-__all__ = ["SignificanceTest", "a12_magnitude", "rank_sum", "signed_rank",
+__all__ = ["FriedmanResult", "SignificanceTest", "a12_magnitude", "can_decide",
+           "friedman_ranks", "holm", "min_runs_for_test", "rank_sum", "signed_rank",
            "vargha_delaney"]
 
 _BETTER = ("higher", "lower")
@@ -77,6 +78,14 @@ class SignificanceTest:
     a12: float = float("nan")
     n_reference: int = 0
     n_other: int = 0
+
+    @property
+    def decidable(self):
+        """bool: whether samples of these sizes can reach alpha = 0.05 at all: the smallest
+        exact two-sided p-value, ``2 / C(n_reference + n_other, n_reference)`` (rank-sum) or
+        ``2 / 2**n`` (signed-rank on ``n`` pairs, ``n_other`` equal or 1), is below 0.05.
+        True when the sizes are unknown (0)."""
+        return can_decide(self.n_reference, self.n_other)
 
     @property
     def magnitude(self):
@@ -392,3 +401,250 @@ def _sign(pvalue, lean, better, alpha):
         return "="
     reference_higher = lean > 0
     return "+" if reference_higher == (better == "higher") else "-"
+
+
+def can_decide(n_reference, n_other, alpha=0.05, paired=None):
+    """Whether a Wilcoxon test of samples of these sizes can reach ``alpha`` at all.
+
+    Parameters
+    ----------
+    n_reference, n_other : int
+        The sample sizes (0: unknown, then True).
+    alpha : float, default=0.05
+    paired : bool, optional
+        The signed-rank test on ``n_reference`` pairs; default: paired when ``n_other`` is 1
+        (against a constant), else the rank-sum test.
+
+    Returns
+    -------
+    decidable : bool
+        Whether the smallest exact two-sided p-value without ties is below ``alpha``:
+        ``2 / C(n1 + n2, n1)`` for the rank-sum test, ``2 / 2**n`` for the signed-rank test.
+
+    Examples
+    --------
+    >>> from pymoo_fs.analysis.statistics import can_decide
+    >>> can_decide(3, 3), can_decide(4, 4), can_decide(5, 1)
+    (False, True, False)
+    """
+    from math import comb
+
+    n_reference, n_other = int(n_reference), int(n_other)
+    if n_reference <= 0 or n_other <= 0:
+        return True
+    if paired is None:
+        paired = n_other == 1
+    smallest = 2.0 / 2 ** n_reference if paired else 2.0 / comb(n_reference + n_other,
+                                                                 n_reference)
+    return smallest < alpha
+
+
+def min_runs_for_test(statistic="ranksum", alpha=0.05):
+    """The fewest runs per algorithm with which a test can reach ``alpha`` at all.
+
+    Parameters
+    ----------
+    statistic : {"ranksum", "signedrank"}, default="ranksum"
+        The Wilcoxon rank-sum test with ``n`` values on each side (smallest exact two-sided
+        p without ties ``2 / C(2n, n)``), or the signed-rank test on ``n`` pairs (smallest
+        exact two-sided p ``2 / 2**n``).
+    alpha : float, default=0.05
+        Significance level, in (0, 1).
+
+    Returns
+    -------
+    n : int
+        The smallest ``n`` whose smallest attainable p-value is below ``alpha``: 4 for the
+        rank-sum test at 0.05 (2 / 70 = 0.029; 3 runs give at best 2 / 20 = 0.1), 6 for the
+        signed-rank test (2 / 64 = 0.031).
+
+    Raises
+    ------
+    ValueError
+        If ``statistic`` or ``alpha`` is invalid.
+
+    Examples
+    --------
+    >>> from pymoo_fs.analysis.statistics import min_runs_for_test
+    >>> min_runs_for_test(), min_runs_for_test("signedrank")
+    (4, 6)
+    """
+    from math import comb
+
+    _check("higher", alpha)
+    if statistic not in ("ranksum", "signedrank"):
+        raise ValueError(f"statistic must be 'ranksum' or 'signedrank', got {statistic!r}")
+    n = 1
+    while True:
+        smallest = 2.0 / comb(2 * n, n) if statistic == "ranksum" else 2.0 / 2 ** n
+        if smallest < alpha:
+            return n
+        n += 1
+
+
+def holm(pvalues):
+    """Holm's step-down correction of a family of p-values (statsmodels' ``multipletests``).
+
+    Parameters
+    ----------
+    pvalues : array-like of float, shape (m,)
+        The raw p-values of one family of tests (e.g. the reference against each other
+        algorithm on one measure and dataset); NaN entries (untested pairs) stay NaN and are
+        not counted in the family.
+
+    Returns
+    -------
+    adjusted : ndarray of float64, shape (m,)
+        Holm-adjusted p-values (capped at 1): reject where ``adjusted < alpha`` to keep the
+        family-wise error rate at ``alpha``.
+
+    Raises
+    ------
+    ValueError
+        If a p-value lies outside [0, 1].
+
+    Notes
+    -----
+    :func:`statsmodels.stats.multitest.multipletests` with ``method="holm"``. S. Holm, "A
+    simple sequentially rejective multiple test procedure", Scandinavian Journal of
+    Statistics 6(2):65-70, 1979.
+
+    Examples
+    --------
+    >>> from pymoo_fs.analysis.statistics import holm
+    >>> [round(float(p), 3) for p in holm([0.01, 0.04, 0.03])]
+    [0.03, 0.06, 0.06]
+    """
+    from statsmodels.stats.multitest import multipletests
+
+    p = np.asarray(pvalues, dtype=float).reshape(-1)
+    out = np.full(p.shape, np.nan)
+    finite = np.isfinite(p)
+    if np.any((p[finite] < 0) | (p[finite] > 1)):
+        raise ValueError("p-values must lie in [0, 1]")
+    if finite.any():
+        out[finite] = multipletests(p[finite], method="holm")[1]
+    return out
+
+
+@dataclass(frozen=True)
+class FriedmanResult:
+    """Algorithms ranked over several datasets: Friedman's test and the Nemenyi post-hoc test.
+
+    Attributes
+    ----------
+    labels : tuple of str
+        The algorithms, in the order given.
+    blocks : tuple of str
+        The datasets (Friedman's blocks).
+    ranks : ndarray of float64, shape (n_blocks, n_algorithms)
+        Each algorithm's rank on each dataset, 1 the best, ties sharing the mean rank.
+    mean_ranks : dict of {str: float}
+        Mean rank per algorithm over the datasets (lower is better).
+    statistic, pvalue : float
+        Friedman's chi-square statistic and its p-value (SciPy's
+        :func:`~scipy.stats.friedmanchisquare`); NaN with fewer than 3 algorithms or 2
+        datasets (the test is undefined).
+    posthoc : ndarray of float64, shape (n_algorithms, n_algorithms)
+        Nemenyi post-hoc p-values of every pair (scikit-posthocs'
+        :func:`~scikit_posthocs.posthoc_nemenyi_friedman`), 1 on the diagonal; NaN where
+        undefined.
+    critical_difference : float
+        Nemenyi's critical difference of mean ranks at ``alpha``:
+        ``q_alpha / sqrt(2) * sqrt(k (k + 1) / (6 N))`` with ``q_alpha`` the studentized range
+        quantile for ``k`` algorithms (infinite degrees of freedom) and ``N`` datasets.
+    alpha : float
+    """
+
+    labels: tuple
+    blocks: tuple
+    ranks: np.ndarray
+    mean_ranks: dict
+    statistic: float
+    pvalue: float
+    posthoc: np.ndarray
+    critical_difference: float
+    alpha: float = 0.05
+
+    @property
+    def decided(self):
+        """bool: whether Friedman's test rejects equal ranks at ``alpha``."""
+        return bool(np.isfinite(self.pvalue) and self.pvalue < self.alpha)
+
+
+def friedman_ranks(scores, better="higher", alpha=0.05, blocks=None):
+    """Rank algorithms on each dataset, then test the mean ranks (Friedman, Nemenyi).
+
+    The procedure of J. Demsar, "Statistical comparisons of classifiers over multiple data
+    sets", JMLR 7:1-30, 2006: rank the algorithms on each dataset, Friedman's test of equal
+    mean ranks, Nemenyi's post-hoc test of every pair, its critical difference for the
+    critical-difference diagram.
+
+    Parameters
+    ----------
+    scores : dict of {str: array-like of float, shape (n_blocks,)}
+        Per algorithm, one value per dataset (e.g. the mean test hypervolume of its runs).
+    better : {"higher", "lower"}, default="higher"
+        Which direction is better.
+    alpha : float, default=0.05
+    blocks : sequence of str, optional
+        The datasets' names (default ``"0"``, ``"1"``, ...).
+
+    Returns
+    -------
+    result : FriedmanResult
+
+    Raises
+    ------
+    ValueError
+        If ``scores`` holds fewer than 2 algorithms, the arrays differ in length, are empty
+        or hold NaN or infinite values, or ``better`` or ``alpha`` is invalid.
+
+    Notes
+    -----
+    Assumptions: the datasets are independent; the algorithms' values on one dataset are
+    comparable (ranked within the dataset, so their scales may differ between datasets). The
+    Friedman test uses the chi-square approximation, rough with few datasets (Demsar
+    recommends N > 10, k > 5 for it); the Nemenyi test compares every pair and is
+    conservative.
+
+    Examples
+    --------
+    >>> from pymoo_fs.analysis.statistics import friedman_ranks
+    >>> r = friedman_ranks({"A": [0.9, 0.8, 0.7], "B": [0.8, 0.7, 0.6], "C": [0.7, 0.9, 0.5]})
+    >>> {k: round(v, 2) for k, v in r.mean_ranks.items()}
+    {'A': 1.33, 'B': 2.33, 'C': 2.33}
+    """
+    better, alpha = _check(better, alpha)
+    labels = tuple(str(k) for k in scores)
+    if len(labels) < 2:
+        raise ValueError("friedman_ranks needs at least 2 algorithms")
+    try:
+        values = np.column_stack([np.asarray(scores[k], dtype=float).reshape(-1)
+                                  for k in scores])
+    except ValueError:
+        raise ValueError("every algorithm needs one value per dataset") from None
+    if values.shape[0] == 0 or not np.all(np.isfinite(values)):
+        raise ValueError("scores must hold one finite value per dataset and algorithm")
+    n, k = values.shape
+    blocks = tuple(str(b) for b in (blocks if blocks is not None else range(n)))
+    if len(blocks) != n:
+        raise ValueError(f"blocks names {len(blocks)} datasets, scores hold {n}")
+    ranks = np.vstack([stats.rankdata(-row if better == "higher" else row) for row in values])
+    mean = ranks.mean(axis=0)
+    statistic = pvalue = float("nan")
+    posthoc = np.full((k, k), np.nan)
+    np.fill_diagonal(posthoc, 1.0)
+    if k >= 3 and n >= 2 and not np.all(ranks == ranks[0]):
+        statistic, pvalue = (float(v) for v in stats.friedmanchisquare(*values.T))
+        import scikit_posthocs
+
+        posthoc = np.asarray(scikit_posthocs.posthoc_nemenyi_friedman(
+            -values if better == "higher" else values), dtype=float)
+    elif k >= 3 and n >= 2:
+        statistic, pvalue = 0.0, 1.0
+        posthoc[:] = 1.0
+    q = stats.studentized_range.ppf(1 - alpha, k, np.inf) / np.sqrt(2.0)
+    cd = float(q * np.sqrt(k * (k + 1) / (6.0 * n)))
+    return FriedmanResult(labels, blocks, ranks, {a: float(m) for a, m in zip(labels, mean)},
+                          statistic, pvalue, posthoc, cd, alpha)

@@ -35,7 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from pymoo_fs._validation import check_seed
-from pymoo_fs.algorithms.registry import (BUILTIN, algorithm_info, algorithm_reference,
+from pymoo_fs.algorithms.registry import (BUILTIN, algorithm_info, algorithm_names,
+                                          algorithm_reference,
                                           canonical_name, make_algorithm, n_objectives)
 from pymoo_fs.problems.objectives import (FitBObjective, FitEObjective, ParetoObjective,
                                           WeightedObjective, make_objective,
@@ -335,8 +336,9 @@ class AlgorithmSpec:
     params : dict, optional
         Constructor arguments, e.g. ``{"pop_size": 30}``.
     label : str, optional
-        The name in results and tables (default: the canonical name; for a reference, its
-        class name); unique within a study, so one algorithm can appear twice with different
+        The name in results and tables (default: the canonical name; for a reference, the
+        name it is registered under in this process, else its class name); unique within a
+        study, so one algorithm can appear twice with different
         parameters.
     budget : Budget, optional
         Overrides the study's budget for this algorithm (e.g. PAES's 3,000 evaluations).
@@ -369,6 +371,9 @@ class AlgorithmSpec:
             object.__setattr__(self, "reference", algorithm_reference(name))
         if self.label is None:
             label = name.partition(":")[2].replace("@", "-") if ":" in name else name
+            if ":" in name:  # a registered class named by its reference: its registered name
+                label = next((n for n in algorithm_names()
+                              if algorithm_info(n).reference == name), label)
             object.__setattr__(self, "label", label)
         if not isinstance(self.label, str) or not re.fullmatch(r"[A-Za-z0-9_.()+-]+",
                                                                self.label):

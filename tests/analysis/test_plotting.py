@@ -21,7 +21,9 @@ TEST = {
 
 
 def _legend_labels(ax):
-    return [t.get_text() for t in ax.get_legend().get_texts()]
+    """The labelled series of a panel (the figure's one legend, below the panels, shows the
+    union of the panels' series)."""
+    return ax.get_legend_handles_labels()[1]
 
 
 def _marker_colors(ax):
@@ -40,7 +42,10 @@ def test_plot_writes_valid_png_with_two_panels(tmp_path):
     assert image.shape[2] in (3, 4)
     assert len(fig.axes) == 2
     assert [ax.get_title() for ax in fig.axes] == ["Training (inner CV)", "Test (hold-out)"]
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == [
+        "NSGA-II", "CMDPSOFS", "SPEA2", "all features"]
     for ax in fig.axes:
+        assert ax.get_legend() is None  # one legend, outside the data
         labels = _legend_labels(ax)
         assert labels == ["NSGA-II", "CMDPSOFS", "SPEA2", "all features"]
         assert ax.get_xlabel() == "Fraction of features selected"
@@ -100,6 +105,7 @@ def test_plot_training_only_has_one_axes_and_full_error_line():
 def test_plot_algorithm_only_in_test_gets_its_own_colour():
     fig = plot_fronts({"A": TRAIN["NSGA-II"]}, {"A": TEST["NSGA-II"], "B": TEST["CMDPSOFS"]})
     assert _legend_labels(fig.axes[1]) == ["A", "B"]
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == ["A", "B"]
     colors = _marker_colors(fig.axes[1])
     assert colors["A"] != colors["B"]
 

@@ -45,8 +45,9 @@ def test_study_then_report(study, capsys):
     assert cli.main(["report", str(out), "--no-tsne"]) == 0
     report = out / "report"
     page = (report / "report.html").read_text()
-    assert page.count("data:image/png;base64,") == 3  # best and average fronts, convergence,
-    assert "CMDPSOFS (reference)" in page               # selection frequency
+    # best and average fronts, per-run distributions, convergence, selection frequency
+    assert page.count("data:image/png;base64,") == 4
+    assert "CMDPSOFS (reference)" in page
     assert sorted(p.name for p in report.glob("*.csv")) == [
         "all_features.csv", "fronts.csv", "runs.csv", "summary.csv"]
     assert sorted(p.name for p in report.glob("sonar_fronts.*")) == [

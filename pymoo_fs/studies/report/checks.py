@@ -18,6 +18,7 @@ PSO-based multi-objective feature selection", Soft Computing 20:3927-3946, 2016,
 doi:10.1007/s00500-016-2128-8, section "Results and discussion".
 """
 
+import math
 from dataclasses import dataclass
 from typing import Callable
 
@@ -87,7 +88,8 @@ class CheckResult:
         The fewest runs among the algorithms the rule compares (0 when one of them, or the
         dataset, is not in the study): the runs the verdict rests on.
     held : bool or None
-        True (held), False (not held), None (not run: a dataset or algorithm missing).
+        True (held), False (not held), None (not run: a dataset or algorithm missing; or
+        undecided: the rule had nothing to compare, :attr:`verdict`).
     measured : str
         What the rule saw (numbers), or what is missing.
     """
@@ -100,8 +102,12 @@ class CheckResult:
 
     @property
     def verdict(self):
-        """str: ``"held"``, ``"not held"`` or ``"not run"``."""
-        return {True: "held", False: "not held", None: "not run"}[self.held]
+        """str: ``"held"``, ``"not held"``, ``"not run"`` (a dataset or algorithm missing), or
+        ``"undecided"`` (everything ran, but the rule found nothing to compare, e.g. no
+        subset small enough)."""
+        if self.held is None:
+            return "not run" if self.runs == 0 else "undecided"
+        return {True: "held", False: "not held"}[self.held]
 
     def as_row(self):
         """list: the values of :data:`CHECK_COLUMNS` (``held`` as True, False or None)."""
@@ -155,8 +161,10 @@ def _musk1(fronts):
     n = fronts["ISRPSO"][4]
     isr = _lowest_error_up_to(best_front(fronts["ISRPSO"][0]), n, 7)
     mopso = _lowest_error_up_to(best_front(fronts["MOPSO"][0]), n, 20)
-    return isr <= mopso, f"training error: ISRPSO <= 7 features {isr:.4f}, MOPSO <= 20 " \
-                         f"features {mopso:.4f}"
+    text = f"training error: ISRPSO <= 7 features {isr:.4f}, MOPSO <= 20 features {mopso:.4f}"
+    if math.isinf(mopso):  # nothing to match: no vacuous "held" (inf <= inf)
+        return None, f"{text}: undecided, MOPSO found no subset of <= 20 features"
+    return isr <= mopso, text
 
 
 def _vehicle(fronts):
@@ -349,11 +357,14 @@ def report_checks(results):
     checks : list of CheckResult or None
         None unless the study's protocol is the preset :data:`CHECK_PROTOCOL` unchanged (a
         protocol with keys changed, ``"S003+custom"``, is not the paper's) and its runs
-        return Pareto fronts.
+        return Pareto fronts. Only the statements about datasets the study holds (an empty
+        list when it holds none of :data:`CHECK_DATASETS`): a report does not list what it
+        could not run.
     """
     if results.spec["protocol"].get("name") != CHECK_PROTOCOL or not results.pareto:
         return None
-    return statement_checks(results)
+    held = set(results.datasets)
+    return [c for c in statement_checks(results) if c.dataset in held]
 
 
 def checks_markdown(checks):
@@ -384,8 +395,9 @@ def checks_intro():
             f"on this study's fronts: ISRPSO-Best is the non-dominated union of ISRPSO's runs' "
             f"fronts, ISRPSO-Ave the mean error per subset size over them; \"train\" means the "
             f"inner cross-validation error, \"test\" the hold-out error. runs: the fewest runs "
-            f"of the algorithms a rule compares; not run: the dataset or an algorithm is not "
-            f"in the study.")
+            f"of the algorithms a rule compares; only the statements about the study's datasets "
+            f"are listed; not run: an algorithm a rule compares is not in the study; "
+            f"undecided: the rule found nothing to compare (no subset small enough).")
 
 
 def _cell(text):

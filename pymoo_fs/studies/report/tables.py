@@ -8,7 +8,7 @@ import numpy as np
 
 from pymoo_fs.analysis import (hypervolume, igd, nondominated, q_measure, reference_front,
                                selection_frequency)
-from pymoo_fs.analysis.statistics import rank_sum, signed_rank
+from pymoo_fs.analysis.statistics import can_decide, holm, rank_sum, signed_rank
 
 __all__ = ["ALL_FEATURES_COLUMNS", "FRONT_COLUMNS", "FRONT_RUN_COLUMNS", "FRONT_SUMMARY_COLUMNS",
            "SUBSET_RUN_COLUMNS", "SUBSET_SUMMARY_COLUMNS", "SummaryTable", "all_features_line",
@@ -58,6 +58,16 @@ class SummaryTable:
         (:meth:`~pymoo_fs.analysis.statistics.SignificanceTest.label`): each sign with its
         Vargha-Delaney effect size and the numbers of values tested, for the text tables;
         absent where the sign is blank.
+    tests : dict of {(str, str): SignificanceTest}
+        ``(algorithm, sign column) ->`` the test behind the sign
+        (:class:`~pymoo_fs.analysis.statistics.SignificanceTest`: p-value, A12, sample sizes);
+        absent where the sign is blank.
+    p_holm : dict of {(str, str): float}
+        ``(algorithm, sign column) ->`` the p-value Holm-corrected over the family of tests of
+        that column on this dataset (the reference against each other algorithm,
+        :func:`~pymoo_fs.analysis.statistics.holm`).
+    paired : bool
+        Whether the signs come from the signed-rank test on paired values (else rank-sum).
     """
 
     dataset: str
@@ -66,6 +76,9 @@ class SummaryTable:
     rows: list
     all_features: dict
     labels: dict = field(default_factory=dict)
+    tests: dict = field(default_factory=dict)
+    p_holm: dict = field(default_factory=dict)
+    paired: bool = False
 
     def row(self, algorithm):
         """dict: the row of one algorithm, column -> value."""
@@ -126,9 +139,17 @@ def summary_data(results):
     for dataset in results.datasets:
         make = _pareto_rows if results.pareto else _subset_rows
         columns, rows, labels = make(results, dataset)
+        tests = {k: v[1] for k, v in labels.items() if v[1] is not None}
+        p_holm = {}
+        for column in {c for _, c in tests}:
+            keys = [k for k in tests if k[1] == column]
+            p_holm.update(zip(keys, (float(v) for v in
+                                     holm([tests[k].pvalue for k in keys]))))
         tables[dataset] = SummaryTable(dataset, "front" if results.pareto else "subset",
                                        columns, rows, _all_features(results, dataset),
-                                       {k: v for k, v in labels.items() if v})
+                                       {k: v[0] for k, v in labels.items() if v[0]},
+                                       tests, p_holm,
+                                       results.spec["protocol"]["statistic"] == "signedrank")
     return tables
 
 
@@ -137,19 +158,19 @@ def _values(records, key):
 
 
 def _test(results, ref, other, better):
-    """(sign, p-value, label) of the reference against another algorithm, ("", NaN, "") if
-    untestable; the label is the sign with A12 and the sample sizes."""
+    """(sign, p-value, (label, test)) of the reference against another algorithm, ("", NaN,
+    ("", None)) if untestable; the label is the sign with A12 and the sample sizes."""
     if not ref or not other:
-        return "", _NAN, ""
+        return "", _NAN, ("", None)
     paired = results.spec["protocol"]["statistic"] == "signedrank"
     if paired:
         keys = sorted(set(ref) & set(other))
         if len(keys) < 2:
-            return "", _NAN, ""
+            return "", _NAN, ("", None)
         test = signed_rank([ref[k] for k in keys], [other[k] for k in keys], better=better)
     else:
         test = rank_sum(list(ref.values()), list(other.values()), better=better)
-    return test.sign, float(test.pvalue), test.label()
+    return test.sign, float(test.pvalue), (test.label(), test)
 
 
 def _mean_std(values):
@@ -206,9 +227,9 @@ def _subset_rows(results, dataset):
         size = _values(runs, lambda r: len(r["features"][0]))
         test = _values(runs, lambda r: r["score_test"][0])
         size_sign, size_p, labels[label, "n_features_sign"] = (
-            ("", _NAN, "") if mine else _test(results, ref_size, size, "lower"))
+            ("", _NAN, ("", None)) if mine else _test(results, ref_size, size, "lower"))
         test_sign, test_p, labels[label, "test_score_sign"] = (
-            ("", _NAN, "") if mine else _test(results, ref_test, test, "higher"))
+            ("", _NAN, ("", None)) if mine else _test(results, ref_test, test, "higher"))
         rows.append([dataset, label, mine, len(runs), *_mean_std(size.values()), size_sign,
                      size_p, float(max(test.values())), *_mean_std(test.values()), test_sign,
                      test_p, float(np.mean([r["score_train"][0] for r in runs])),
@@ -229,7 +250,7 @@ def _pareto_rows(results, dataset):
             continue
         ind = indicators[label]
         sign, p, labels[label, "hv_test_sign"] = (
-            ("", _NAN, "") if mine else _test(results, ref_hv, ind["hv_test"], "higher"))
+            ("", _NAN, ("", None)) if mine else _test(results, ref_hv, ind["hv_test"], "higher"))
         rows.append([dataset, label, mine, len(runs), *_mean_std(ind["hv_train"].values()),
                      *_mean_std(ind["hv_test"].values()), sign, p,
                      *_mean_std(ind["igd_train"].values()),
@@ -302,8 +323,10 @@ def summary_tables(results):
 
         Means over runs are written ``mean ± std`` (the mean alone for one run); the
         reference algorithm's label is followed by ``(reference)``; each sign is followed by
-        its effect size and sample sizes, e.g. ``"= A12=1.00 (3/3)"``
-        (:attr:`SummaryTable.labels`).
+        its effect size and sample sizes, e.g. ``"= A12=0.60 (5/5)"``
+        (:attr:`SummaryTable.labels`); where the runs are too few for the test to reach
+        alpha whatever their values, :data:`TOO_FEW` replaces the ``=``, e.g. ``"too few
+        runs for a test, A12=1.00 (3/3)"``.
     """
     out = {}
     for dataset, table in summary_data(results).items():
@@ -321,25 +344,41 @@ def summary_tables(results):
             elif table.kind == "front":
                 rows.append([label, _pm(r["hv_train_mean"], r["hv_train_std"]),
                              _pm(r["hv_test_mean"], r["hv_test_std"]),
-                             _signed(table, r, "hv_test_sign"),
+                             _signed(table, r, "hv_test_sign", results),
                              _pm(r["igd_train_mean"], r["igd_train_std"]),
                              _pm(r["igd_test_mean"], r["igd_test_std"]),
                              _number(r["front_size_mean"], 1), _number(r["n_eval_mean"], 0),
                              _number(r["seconds_mean"], 2), _number(r["q_measure"], 3)])
             else:
                 rows.append([label, _pm(r["n_features_mean"], r["n_features_std"], 1),
-                             _signed(table, r, "n_features_sign"), _number(r["test_score_best"]),
+                             _signed(table, r, "n_features_sign", results), _number(r["test_score_best"]),
                              _pm(r["test_score_mean"], r["test_score_std"]),
-                             _signed(table, r, "test_score_sign"), _number(r["train_score_mean"]),
+                             _signed(table, r, "test_score_sign", results), _number(r["train_score_mean"]),
                              _number(r["n_eval_mean"], 0), _number(r["seconds_mean"], 2),
                              _number(r["q_measure"], 3)])
         out[dataset] = (_FRONT_HEADER if table.kind == "front" else _SUBSET_HEADER), rows
     return out
 
 
-def _signed(table, row, column):
-    """A sign cell of the text tables: the sign with its A12 and sample sizes where tested."""
-    return table.labels.get((row["algorithm"], column), row[column])
+#: the text a sign cell holds instead of ``=`` when the runs are too few for the test to reach
+#: alpha = 0.05 whatever the values (:func:`~pymoo_fs.analysis.statistics.can_decide`)
+TOO_FEW = "too few runs for a test"
+
+
+def _decidable(results, test):
+    paired = results.spec["protocol"]["statistic"] == "signedrank"
+    return can_decide(test.n_reference, test.n_other, paired=paired)
+
+
+def _signed(table, row, column, results=None):
+    """A sign cell of the text tables: the sign with its A12 and sample sizes where tested;
+    :data:`TOO_FEW` instead of the sign where the runs cannot reach alpha."""
+    label = table.labels.get((row["algorithm"], column), row[column])
+    test = table.tests.get((row["algorithm"], column))
+    if results is not None and test is not None and test.sign == "=" \
+            and not _decidable(results, test):
+        return f"{TOO_FEW}, {label[2:]}" if label.startswith("= ") else TOO_FEW
+    return label
 
 
 def all_features_line(results, dataset):
@@ -381,6 +420,10 @@ def legend(results):
     test = ("Wilcoxon signed-rank test on values paired by run and fold"
             if p["statistic"] == "signedrank" else "Wilcoxon rank-sum test over all runs")
 
+    assumes = (" paired by run and fold, with a symmetric distribution of the differences"
+               if p["statistic"] == "signedrank" else
+               " and two samples of the same shape when it is read as a shift")
+
     def sign(what, better):
         return (f"{test} of {ref}'s {what} against this algorithm's, alpha 0.05, from "
                 f"{ref}'s side: + {ref} is significantly better ({better}), - significantly "
@@ -388,8 +431,12 @@ def legend(results):
                 f"size (the probability that a value of {ref}'s is better than one of this "
                 f"algorithm's, ties counting half: 0.5 none, 0.71 or more large, 0.29 or less "
                 f"large the other way) and the numbers of values compared ({ref}'s/this "
-                f"algorithm's): an = of 3 runs with A12 = 1.00 is too few runs to decide, not "
-                f"the same result; blank on {ref}'s own row")
+                f"algorithm's); '{TOO_FEW}' instead of = where the runs are too few for the "
+                f"test to reach alpha 0.05 whatever their values (the rank-sum test needs 4 "
+                f"runs per side, the signed-rank test 6 pairs); blank on {ref}'s own row. The "
+                f"test assumes independent runs{assumes}, not normal values; its "
+                f"Holm-corrected p-value over the tests of the column (summary.json's "
+                f"p_holm, tables.tex) keeps the family-wise error rate at alpha")
 
     entries = []
     if results.pareto:
@@ -497,7 +544,7 @@ SUBSET_RUN_COLUMNS = ("dataset", "fold", "algorithm", "run", "n_selected", "trai
                       "cpu_seconds", "features")
 #: columns of :func:`front_table`
 FRONT_COLUMNS = ("dataset", "fold", "algorithm", "run", "n_selected", "selection_ratio",
-                 "train_error", "test_error", "features")
+                 "train_error", "test_error", "features", "feature_names")
 
 
 def _cpu(record):
@@ -551,8 +598,15 @@ def run_table(results):
     return SUBSET_RUN_COLUMNS, rows
 
 
-def front_table(results):
+def front_table(results, feature_names=None):
     """One row per member of every run's returned front (studies whose runs return fronts).
+
+    Parameters
+    ----------
+    results : StudyResults
+    feature_names : dict of {str: list of str or None}, optional
+        Per dataset, the names of its features (the CSV header,
+        :func:`~pymoo_fs.studies.report.figures.feature_names`); None or absent: unnamed.
 
     Returns
     -------
@@ -560,11 +614,15 @@ def front_table(results):
         :data:`FRONT_COLUMNS`.
     rows : list of list
         Number of features, selection ratio, training (inner-CV) error and test error of each
-        member, and its features as space-separated 0-based indices.
+        member, its features as space-separated 0-based indices, and their names separated
+        by ``"; "`` (empty where the data names no feature).
     """
+    feature_names = feature_names or {}
     rows = []
     for dataset, label, r in _ordered_runs(results):
+        names = feature_names.get(dataset)
         for features, f_train, f_test in zip(r["features"], r["F_train"], r["F_test"]):
             rows.append([dataset, r["fold"], label, r["run"], len(features), f_train[1],
-                         f_train[0], f_test[0], " ".join(map(str, features))])
+                         f_train[0], f_test[0], " ".join(map(str, features)),
+                         "; ".join(names[i] for i in features) if names else ""])
     return FRONT_COLUMNS, rows
