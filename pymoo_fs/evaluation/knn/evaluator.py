@@ -12,7 +12,12 @@ import os
 import numpy as np
 
 from pymoo_fs._validation import check_choice, check_int, check_positive_int
-from pymoo_fs.evaluation.base import CrossValidatedEvaluator, check_float32_range, flip_rows
+from pymoo_fs.evaluation.base import (
+    REGRESSION_SCORINGS,
+    CrossValidatedEvaluator,
+    check_float32_range,
+    flip_rows,
+)
 from pymoo_fs.evaluation.knn import reference, selfcheck
 from pymoo_fs.evaluation.knn.layout import FoldLayout, RowSeeds, encode_test_labels, fold_score
 from pymoo_fs.evaluation.knn.parallel import ParallelContext
@@ -21,7 +26,7 @@ from pymoo_fs.evaluation.knn.planner import GramPlanner, make_kept
 from pymoo_fs.evaluation.knn.precision import AutoPrecision, float32_holds
 from pymoo_fs.evaluation.knn.settle import RowSettler
 
-_SCORINGS = ("accuracy", "balanced_accuracy")
+_SCORINGS = ("accuracy", "balanced_accuracy") + REGRESSION_SCORINGS
 _BACKENDS = ("numba", "numpy")
 _PRECISIONS = ("auto", "float64", "float32")
 #: sorted nearest candidates kept per row for score_flips: the shortest prefix and the longest
@@ -235,7 +240,8 @@ class KNNEvaluator(CrossValidatedEvaluator):
             raise ValueError(f"incremental must be True or False, got {incremental!r}")
         self.incremental = bool(incremental)
         self.pool_memory = _check_bytes("pool_memory", pool_memory, zero=True)
-        super().__init__(X, y, cv, random_state, cache_size)
+        target = "regression" if self.scoring in REGRESSION_SCORINGS else "classification"
+        super().__init__(X, y, cv, random_state, cache_size, target=target)
         if precision == "float32":
             check_float32_range(self.X)
         single = precision == "float32" or (precision == "auto" and float32_holds(self.X))
@@ -261,6 +267,12 @@ class KNNEvaluator(CrossValidatedEvaluator):
         self._flip_seed = None  # the last flip base's sorted prefixes (order), see _compute_flips
         self._flip_prefix = _FLIP_PREFIX  # the removals' prefix length, see _compute_flips
         self._flip_prefix_add = _FLIP_PREFIX_ADD  # the same for calls that only add
+        self._regression = None
+        if target == "regression":
+            from pymoo_fs.evaluation.knn.regression import RegressionRows
+
+            self._regression = RegressionRows(self.X, self.y, self.folds, self.n_neighbors,
+                                              self.scoring)
 
     # ------------------------------------------------------------------ properties
     @property
@@ -299,6 +311,8 @@ class KNNEvaluator(CrossValidatedEvaluator):
 
     def _compute(self, masks):
         """Scores of distinct non-empty masks (n, D)."""
+        if self._regression is not None:
+            return self._regression.scores(masks)
         if self.backend == "numpy":
             pred = np.stack([self._predict_cv_reference(m) for m in masks])
         else:
@@ -423,6 +437,8 @@ class KNNEvaluator(CrossValidatedEvaluator):
         mfeat: 0.58 -> 0.43 s, 0.86 -> 0.38 s against a fixed 64). The length changes how
         much is scanned, never a score.
         """
+        if self._regression is not None:
+            return self._regression.flip_scores(mask, features)
         if self.backend == "numpy":
             return self._compute(flip_rows(mask, features))
         base = int(np.count_nonzero(mask))
@@ -480,6 +496,8 @@ class KNNEvaluator(CrossValidatedEvaluator):
         Balanced accuracy with ``scoring="balanced_accuracy"``; certified float64 predictions,
         scikit-learn's own for an uncertifiable test set.
         """
+        if self._regression is not None:
+            return np.array([self._regression.holdout_score(m, X_test, y_test) for m in masks])
         codes = encode_test_labels(y_test, self.classes)
         scores = np.empty(masks.shape[0])
         for i, mask in enumerate(masks):
