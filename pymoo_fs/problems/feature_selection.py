@@ -101,6 +101,9 @@ class FeatureSelectionProblem(Problem):
             raise ValueError("X_test and y_test must be given together")
         if X_test is not None and y_test is not None:
             X_test, y_test = evaluator.check_test_set(X_test, y_test)
+        if getattr(evaluator, "target_type", "classification") == "regression":
+            # the unit scale must exist before a search starts (a custom scorer has none)
+            evaluator.unit_scores(np.zeros(1))
         self.evaluator = evaluator
         self.X_test = X_test
         self.y_test = y_test
@@ -221,7 +224,8 @@ class FeatureSelectionProblem(Problem):
     def _evaluate(self, x, out, *args, **kwargs):
         masks = as_masks(x, self.n_var)
         _refuse_empty(masks)
-        scores = _checked_scores(self.evaluator, self.evaluator.score(masks), masks.shape[0])
+        scores = self.evaluator.unit_scores(
+            _checked_scores(self.evaluator, self.evaluator.score(masks), masks.shape[0]))
         out["F"] = self.objectives(scores, masks)
         out["score"] = scores
 
@@ -265,10 +269,10 @@ class FeatureSelectionProblem(Problem):
             raise ValueError(f"mask must be one mask of shape ({self.n_var},)")
         flipped = flip_masks(mask[0], features)
         _refuse_empty(flipped)
-        scores = _checked_scores(
+        scores = self.evaluator.unit_scores(_checked_scores(
             self.evaluator,
             self.evaluator.score_flips(mask[0], np.asarray(features, dtype=np.int64)),
-            flipped.shape[0])
+            flipped.shape[0]))
         F = self.objectives(scores, flipped)
         return (F, scores) if return_scores else F
 
@@ -283,9 +287,16 @@ class FeatureSelectionProblem(Problem):
         Returns
         -------
         scores : ndarray of float64, shape (n,)
-            Answered from the evaluator's cache where it can (counted as hits).
+            Answered from the evaluator's cache where it can (counted as hits). For a
+            regression evaluator, ``1 - error`` with the normalised, clipped error
+            (:meth:`~pymoo_fs.evaluation.Evaluator.unit_scores`).
         """
-        return self.evaluator.score(masks)
+        return self.evaluator.unit_scores(self.evaluator.score(masks))
+
+    @property
+    def target_type(self) -> str:
+        """str: ``"classification"`` or ``"regression"``, the evaluator's target type."""
+        return getattr(self.evaluator, "target_type", "classification")
 
     def holdout_score(self, masks: ArrayLike, X_test: ArrayLike | None = None,
                       y_test: ArrayLike | None = None) -> np.ndarray:
@@ -307,7 +318,7 @@ class FeatureSelectionProblem(Problem):
             If no test set is available or it fails the evaluator's checks.
         """
         X_test, y_test = self._test_set(X_test, y_test)
-        return self.evaluator.holdout_score(masks, X_test, y_test)
+        return self.evaluator.unit_scores(self.evaluator.holdout_score(masks, X_test, y_test))
 
     @property
     def n_train(self) -> int:
@@ -355,7 +366,9 @@ class FeatureSelectionProblem(Problem):
         X_test, y_test = self._test_set(X_test, y_test)
         masks = as_masks(masks, self.n_var)
         _refuse_empty(masks)
-        return self.objectives(self.evaluator.holdout_score(masks, X_test, y_test), masks)
+        return self.objectives(
+            self.evaluator.unit_scores(self.evaluator.holdout_score(masks, X_test, y_test)),
+            masks)
 
     def symmetric_uncertainty(self, discretization: str = "mdl") -> Any:
         """The relevance of the training features, computed once per discretisation and cached.
@@ -462,7 +475,9 @@ class WeightedFeatureSelection(FeatureSelectionProblem):
 
     Minimises ``F = alpha * (1 - acc) + (1 - alpha) * |S| / D``, where ``acc`` is the
     evaluator's inner-CV score of the mask, ``|S|`` the number of selected features and ``D``
-    the number of features.
+    the number of features. For a regression evaluator ``1 - acc`` is the normalised error
+    (the MSE over the training targets' variance, clipped to [0, 1]; see
+    :meth:`~pymoo_fs.evaluation.Evaluator.unit_scores`).
 
     Parameters
     ----------
@@ -521,6 +536,13 @@ class BiObjectiveFeatureSelection(FeatureSelectionProblem):
 
     ``F[:, 0] = 1 - acc`` is the inner-CV classification error rate of the mask and
     ``F[:, 1] = |S| / D`` the fraction of features selected.
+
+    For a regression evaluator (``evaluator.target_type == "regression"``), ``F[:, 0]`` is
+    the normalised error: with ``scoring="neg_mean_squared_error"`` the inner-CV MSE divided
+    by the variance of the training targets (1 = no better than predicting their mean, the
+    normalised MSE), clipped to [0, 1] where a subset is worse than the mean, so that HV and
+    IGD with the reference point (1, 1) stay meaningful
+    (:func:`~pymoo_fs.evaluation.base.regression_unit_scores`).
 
     Parameters
     ----------

@@ -145,3 +145,50 @@ def test_bad_regression_inputs():
     ev = KNNEvaluator(X, np.arange(20.0), cv=3, scoring="r2")
     with pytest.raises(ValueError, match="y_test"):
         ev.holdout_score(np.ones(3, bool), X[:2], np.array(["a", "b"]))
+
+
+def test_estimator_evaluator_takes_any_regressor(diabetes):
+    from sklearn.linear_model import Ridge
+    from sklearn.tree import DecisionTreeRegressor
+
+    from pymoo_fs.evaluation import EstimatorEvaluator
+
+    X, y = diabetes
+    rng = np.random.default_rng(2)
+    masks = _masks(rng, 4, 10)
+    for est, scoring in ((Ridge(alpha=0.1), None), (DecisionTreeRegressor(random_state=0),
+                                                     "neg_mean_absolute_error")):
+        ev = EstimatorEvaluator(X, y, est, cv=4, scoring=scoring)
+        assert ev.target_type == "regression"
+        assert ev.scoring == (scoring or "neg_mean_squared_error")
+        ref = [cross_val_score(est, X[:, m], y, cv=KFold(4, shuffle=True, random_state=0),
+                               scoring=ev.scoring).mean() for m in masks]
+        np.testing.assert_array_equal(ev.score(masks), ref)
+        assert ev.n_evaluations == 4
+        ev.score(masks)
+        assert ev.n_cache_hits == 4
+        h = ev.holdout_score(masks[:1], X[:50], y[:50])
+        assert np.isfinite(h).all()
+
+
+def test_make_evaluator_routes_regression(diabetes):
+    from sklearn.linear_model import Ridge
+
+    from pymoo_fs.evaluation import EstimatorEvaluator, make_evaluator
+
+    X, y = diabetes
+    ev = make_evaluator(X, y, KNeighborsRegressor(3), cv=3)
+    assert isinstance(ev, KNNEvaluator) and ev.scoring == "neg_mean_squared_error"
+    assert ev.n_neighbors == 3 and ev.target_type == "regression"
+    ev = make_evaluator(X, y, scoring="r2", cv=3)
+    assert isinstance(ev, KNNEvaluator) and ev.target_type == "regression"
+    ev = make_evaluator(X, y, KNeighborsRegressor(3, weights="distance"), cv=3)
+    assert isinstance(ev, EstimatorEvaluator) and ev.target_type == "regression"
+    ev = make_evaluator(X, y, Ridge(), cv=3, scoring="r2")
+    assert isinstance(ev, EstimatorEvaluator)
+    m = np.zeros(10, dtype=bool)
+    m[:4] = True
+    dist = make_evaluator(X, y, KNeighborsRegressor(3, weights="distance"), cv=3)
+    assert dist.score(m)[0] == cross_val_score(KNeighborsRegressor(3, weights="distance"),
+                                               X[:, m], y, cv=dist.folds,
+                                               scoring="neg_mean_squared_error").mean()
