@@ -56,7 +56,8 @@ def _styles(names):
             for i, name in enumerate(names)}
 
 
-def _draw_panel(ax, fronts, styles, title, full_error, averages=None, n_features=None):
+def _draw_panel(ax, fronts, styles, title, full_error, averages=None, n_features=None,
+                error_label="Classification error"):
     """Draw one panel: each front as hollow markers joined by a step line in ratio order.
 
     With ``averages``, each algorithm's average front is drawn too, in its colour with small
@@ -80,7 +81,7 @@ def _draw_panel(ax, fronts, styles, title, full_error, averages=None, n_features
         ax.axhline(full_error, color="grey", linestyle="--", linewidth=1.0, label="all features")
     ax.set_title(title)
     ax.set_xlabel("Fraction of features selected")
-    ax.set_ylabel("Classification error")
+    ax.set_ylabel(error_label)
     ax.grid(True, alpha=0.3)
     ax.legend(loc="best", fontsize="small")
     if n_features is not None:
@@ -91,7 +92,8 @@ def _draw_panel(ax, fronts, styles, title, full_error, averages=None, n_features
 
 
 def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_error=None,
-                train_average=None, test_average=None, n_features=None):
+                train_average=None, test_average=None, n_features=None,
+                error_label="Classification error"):
     """Plot the fronts of several algorithms on training and, optionally, test data.
 
     Parameters
@@ -122,6 +124,9 @@ def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_erro
     n_features : int, optional
         The dataset's number of features ``D``: each panel then has a second x axis on top
         counting the features selected (``D`` times the fraction).
+    error_label : str, default="Classification error"
+        The y axis' label: the error objective's name (``"Normalised MSE"`` for a regression
+        target, :func:`pymoo_fs.evaluation.base.error_label`).
 
     Returns
     -------
@@ -195,10 +200,10 @@ def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_erro
     FigureCanvasAgg(fig)
     axes = np.atleast_1d(fig.subplots(1, n_panels, sharex=True, sharey=True, squeeze=False)[0])
     _draw_panel(axes[0], train, styles, _PANEL_TITLES[0], full_error[0], averages[0],
-                n_features)
+                n_features, error_label)
     if test is not None:
         _draw_panel(axes[1], test, styles, _PANEL_TITLES[1], full_error[1], averages[1],
-                    n_features)
+                    n_features, error_label)
         axes[1].yaxis.set_tick_params(labelleft=True)
     if title is not None:
         fig.suptitle(title)

@@ -20,7 +20,8 @@ from sklearn.model_selection import KFold, LeaveOneOut, StratifiedKFold
 from pymoo_fs._validation import check_int, check_seed
 
 __all__ = ["CrossValidatedEvaluator", "Evaluator", "REGRESSION_SCORINGS", "TARGET_TYPES",
-           "check_data", "check_target", "make_folds", "regression_unit_scores"]
+           "check_data", "check_target", "error_label", "make_folds", "regression_unit_scores",
+           "score_label"]
 
 #: the kinds of target an evaluator scores (:attr:`Evaluator.target_type`)
 TARGET_TYPES = ("classification", "regression")
@@ -826,6 +827,46 @@ def regression_unit_scores(scores, scoring, y):
         raise ValueError(f"scoring={scoring!r} has no normalised error for the problems; use "
                          f"one of {REGRESSION_SCORINGS}")
     return 1.0 - np.clip(error, 0.0, 1.0)
+
+
+_ERROR_LABELS = {"neg_mean_squared_error": "normalised MSE",
+                 "neg_mean_absolute_error": "normalised MAE", "r2": "1 - R^2"}
+
+
+def error_label(scoring):
+    """The name of the error objective (``1 - unit score``) for a scoring, in words.
+
+    Parameters
+    ----------
+    scoring : str or None
+        The protocol's or evaluator's scoring.
+
+    Returns
+    -------
+    label : str
+        ``"classification error"`` for the classification scorings (and None);
+        ``"normalised MSE"``, ``"normalised MAE"`` or ``"1 - R^2"`` for the regression ones
+        (:func:`regression_unit_scores`).
+    """
+    return _ERROR_LABELS.get(scoring, "classification error")
+
+
+def score_label(scoring):
+    """The name of the unit score (what the problems and reports store) for a scoring.
+
+    Parameters
+    ----------
+    scoring : str or None
+
+    Returns
+    -------
+    label : str
+        The scoring in words for classification (``"accuracy"``, ``"balanced accuracy"``;
+        None is ``"accuracy"``); ``"1 - normalised MSE"`` and the like for regression.
+    """
+    if scoring in _ERROR_LABELS:
+        return "R^2 (clipped to [0, 1])" if scoring == "r2" else f"1 - {_ERROR_LABELS[scoring]}"
+    return (scoring or "accuracy").replace("_", " ")
 
 
 def _constant_score(scoring, y):

@@ -8,13 +8,30 @@ doi:10.1109/CEC45853.2021.9504949.
 """
 
 import numpy as np
-from sklearn.model_selection import StratifiedKFold
+from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
 
 from pymoo_fs.datasets import WekaStratifiedKFold, holdout_indices, load_dataset
+from pymoo_fs.evaluation.base import REGRESSION_SCORINGS
 from pymoo_fs.datasets.splitting import _fit_scaler
 from pymoo_fs.seeds import run_seed
 
-__all__ = ["load_dataset_cached", "outer_splits", "prepare_split", "make_problem"]
+__all__ = ["is_regression", "load_dataset_cached", "outer_splits", "prepare_split",
+           "make_problem"]
+
+
+def is_regression(protocol):
+    """Whether a protocol scores a real-valued target (its ``scoring`` is a regression
+    scoring: ``"neg_mean_squared_error"``, ``"neg_mean_absolute_error"`` or ``"r2"``).
+
+    Parameters
+    ----------
+    protocol : Protocol
+
+    Returns
+    -------
+    bool
+    """
+    return getattr(protocol, "scoring", None) in REGRESSION_SCORINGS
 
 
 def outer_splits(y, protocol, seed, dataset):
@@ -34,7 +51,9 @@ def outer_splits(y, protocol, seed, dataset):
     Returns
     -------
     splits : list of (ndarray, ndarray)
-        One pair for a hold-out split (stratified, ``protocol.test_size``), ``outer_folds``
+        One pair for a hold-out split (stratified, ``protocol.test_size``; for a regression
+        protocol, :func:`is_regression`, shuffled without stratification, and the outer
+        folds are ``KFold(outer_folds, shuffle=True)``), ``outer_folds``
         pairs for an outer stratified k-fold cross-validation (scikit-learn's
         ``StratifiedKFold``, or Weka's folds with ``protocol.stratification="weka"``). Indices
         sorted.
@@ -47,6 +66,14 @@ def outer_splits(y, protocol, seed, dataset):
     """
     rs = run_seed(seed, "outer split", dataset)
     index = np.arange(y.shape[0])
+    if is_regression(protocol):
+        # a real-valued target: shuffled, not stratified (no classes)
+        if protocol.split == "holdout":
+            train, test = train_test_split(index, test_size=protocol.test_size,
+                                           random_state=rs)
+            return [(np.sort(train), np.sort(test))]
+        folds = KFold(protocol.outer_folds, shuffle=True, random_state=rs)
+        return [(np.sort(a), np.sort(b)) for a, b in folds.split(index)]
     try:
         if protocol.split == "holdout":
             return [holdout_indices(y, protocol.test_size, rs)]
@@ -133,7 +160,7 @@ def make_problem(protocol, X_train, y_train, X_test, y_test, seed, dataset, fold
 _datasets = {}
 
 
-def load_dataset_cached(dataset, data_dir=None, target=None):
+def load_dataset_cached(dataset, data_dir=None, target=None, regression=False):
     """:func:`pymoo_fs.datasets.load_dataset`, read once per process (warnings shown once).
 
     Parameters
@@ -143,12 +170,20 @@ def load_dataset_cached(dataset, data_dir=None, target=None):
     data_dir : str, optional
     target : str, optional
         The class column (``load_dataset``'s ``target``); default the last one.
+    regression : bool, default=False
+        Read the target as real numbers (:func:`pymoo_fs.datasets.load_regression_dataset`;
+        the regression names ``"diabetes"`` and ``"concrete"`` are read so either way).
 
     Returns
     -------
-    dataset : Dataset
+    dataset : Dataset or RegressionDataset
     """
-    key = (dataset, data_dir, target)
+    key = (dataset, data_dir, target, bool(regression))
     if key not in _datasets:
-        _datasets[key] = load_dataset(dataset, data_dir=data_dir, target=target)
+        if regression:
+            from pymoo_fs.datasets import load_regression_dataset
+
+            _datasets[key] = load_regression_dataset(dataset, data_dir=data_dir, target=target)
+        else:
+            _datasets[key] = load_dataset(dataset, data_dir=data_dir, target=target)
     return _datasets[key]

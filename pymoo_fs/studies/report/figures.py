@@ -10,10 +10,15 @@ import numpy as np
 from pymoo_fs.analysis import (average_front, best_front, plot_convergence, plot_fronts,
                                plot_selection_heatmap, plot_tsne, selection_frequency,
                                tsne_embedding)
+from pymoo_fs.evaluation.base import error_label
 from pymoo_fs.studies.report.results import CITATIONS
 from pymoo_fs.studies.report.tables import _all_features, _q, _representative
 
 __all__ = ["fronts_figure"]
+
+
+def _sentence_case(text):
+    return text[:1].upper() + text[1:]
 
 
 def _full_error(results, dataset):
@@ -51,6 +56,8 @@ def fronts_figure(results, dataset):
     return plot_fronts(fronts["best", "train"], fronts["best", "test"], full_error=full,
                        train_average=fronts["average", "train"],
                        test_average=fronts["average", "test"], n_features=D,
+                       error_label=_sentence_case(error_label(
+                           results.spec["protocol"].get("scoring", "accuracy"))),
                        title=f"{dataset} ({D} features; all features: error {full[0]:.3f} "
                              f"training, {full[1]:.3f} test): best and average fronts of "
                              f"{runs} run{'s' if runs != 1 else ''}")
