@@ -142,6 +142,10 @@ def test_bad_regression_inputs():
         KNNEvaluator(X, np.array(["a"] * 20), cv=3, scoring="r2")
     with pytest.raises(ValueError, match="scoring"):
         KNNEvaluator(X, np.arange(20.0), cv=3, scoring="neg_root_mean_squared_error")
+    with pytest.raises(ValueError, match="r2"):
+        KNNEvaluator(X, np.arange(20.0), cv="loo", scoring="r2")
+    loo = KNNEvaluator(X, np.arange(20.0), cv="loo", scoring="neg_mean_squared_error")
+    assert np.isfinite(loo.score(np.ones(3, bool))).all()
     ev = KNNEvaluator(X, np.arange(20.0), cv=3, scoring="r2")
     with pytest.raises(ValueError, match="y_test"):
         ev.holdout_score(np.ones(3, bool), X[:2], np.array(["a", "b"]))
@@ -192,3 +196,38 @@ def test_make_evaluator_routes_regression(diabetes):
     assert dist.score(m)[0] == cross_val_score(KNeighborsRegressor(3, weights="distance"),
                                                X[:, m], y, cv=dist.folds,
                                                scoring="neg_mean_squared_error").mean()
+
+
+@pytest.mark.parametrize("integer_features", [False, True])
+def test_flips_by_column_updates_equal_sklearn(monkeypatch, diabetes, integer_features):
+    """The one-column update path (taken from 48 selected features on) forced on small
+    data, continuous and tied."""
+    from pymoo_fs.evaluation.knn import regression
+
+    monkeypatch.setattr(regression, "_FLIP_FROM", 1)
+    X, y = diabetes
+    if integer_features:
+        X = np.round(X * 20)  # few distinct values per column: many exact ties
+    rng = np.random.default_rng(9)
+    for k, scoring in ((5, "neg_mean_squared_error"), (3, "r2")):
+        ev = KNNEvaluator(X, y + 0.25 * rng.random(y.size), n_neighbors=k, cv=4,
+                          scoring=scoring)
+        base = _masks(rng, 1, 10, 0.6)[0]
+        flipped = _flipped(base)
+        keep = flipped.any(axis=1)
+        np.testing.assert_array_equal(ev.score_flips(base)[keep],
+                                      _sklearn(X, ev.y, flipped[keep], k, ev.folds, scoring))
+    empty = np.zeros(10, dtype=bool)
+    np.testing.assert_array_equal(ev.score_flips(empty, [0, 3]),
+                                  _sklearn(X, ev.y, _flipped(empty)[[0, 3]], 3, ev.folds, "r2"))
+
+
+def test_flips_of_a_large_base_take_the_update_path():
+    X, y = make_regression(70, 60, n_informative=6, noise=1.0, random_state=4)
+    ev = KNNEvaluator(X, y, n_neighbors=4, cv=3, scoring="neg_mean_absolute_error")
+    base = np.ones(60, dtype=bool)
+    base[:5] = False
+    flips = ev.score_flips(base, [0, 1, 10, 59])
+    flipped = _flipped(base)[[0, 1, 10, 59]]
+    np.testing.assert_array_equal(flips, _sklearn(X, y, flipped, 4, ev.folds,
+                                                  "neg_mean_absolute_error"))

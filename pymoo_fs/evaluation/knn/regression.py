@@ -45,6 +45,9 @@ from pymoo_fs.evaluation.knn import reference
 
 #: unit roundoff of float64
 _U = 2.0 ** -53
+#: the smallest base mask whose flips are updates of its matrix (smaller: fresh matrices,
+#: which cost about as much as the update's eight passes over the (R, n) rows on 2 cores)
+_FLIP_FROM = 48
 
 
 def _metric(scoring):
@@ -54,6 +57,50 @@ def _metric(scoring):
     return {"neg_mean_squared_error": (mean_squared_error, -1.0),
             "neg_mean_absolute_error": (mean_absolute_error, -1.0),
             "r2": (r2_score, 1.0)}[scoring]
+
+
+def _mse(y_true, y_pred):
+    """scikit-learn's ``mean_squared_error`` of one output, in its operations and shapes."""
+    d = y_true.reshape(-1, 1) - y_pred.reshape(-1, 1)
+    return float(np.mean(d ** 2, axis=0)[0])
+
+
+def _mae(y_true, y_pred):
+    """scikit-learn's ``mean_absolute_error`` of one output, in its operations and shapes."""
+    return float(np.mean(np.abs(y_pred.reshape(-1, 1) - y_true.reshape(-1, 1)), axis=0)[0])
+
+
+def _r2(y_true, y_pred):
+    """scikit-learn's ``r2_score`` of one output (``force_finite=True``), in its operations."""
+    t = y_true.reshape(-1, 1)
+    if t.shape[0] < 2:
+        return float("nan")
+    num = np.sum(1.0 * (t - y_pred.reshape(-1, 1)) ** 2, axis=0)[0]
+    den = np.sum(1.0 * (t - np.mean(t, axis=0)) ** 2, axis=0)[0]
+    if den != 0:
+        return float(1.0 - num / den)
+    return 1.0 if num == 0 else 0.0
+
+
+_FAST = {"neg_mean_squared_error": _mse, "neg_mean_absolute_error": _mae, "r2": _r2}
+
+
+def _fast_metric_holds(fast, metric, y, folds, rng):
+    """Whether ``fast`` equals scikit-learn's ``metric`` bit for bit on every fold's test
+    targets against predictions drawn like KNN means (checked once per evaluator)."""
+    import warnings
+
+    for _, test in folds:
+        yt = y[test]
+        for _ in range(3):
+            yp = np.mean(y[rng.integers(0, y.size, size=(test.size, 3))], axis=1)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ref = metric(yt, yp)
+            ours = fast(yt, yp)
+            if not (ours == ref or (np.isnan(ours) and np.isnan(ref))):
+                return False
+    return True
 
 
 class RegressionRows:
@@ -80,7 +127,18 @@ class RegressionRows:
     def __init__(self, X, y, folds, n_neighbors, scoring):
         self.X, self.y, self.folds, self.k = X, y, folds, n_neighbors
         self.scoring = scoring
+        if scoring == "r2" and min(test.size for _, test in folds) < 2:
+            raise ValueError("scoring='r2' needs at least 2 test samples in every fold (R^2 "
+                             "of one sample is undefined: scikit-learn returns NaN); use "
+                             "fewer folds than leave-one-out, or neg_mean_squared_error")
         self._metric, self._sign = _metric(scoring)
+        # the fold scores by numpy in scikit-learn's operations (its metric functions cost
+        # about 60 us a call in input checks), where a check on these folds finds them equal
+        fast = _FAST[scoring]
+        if _fast_metric_holds(fast, self._metric, y, folds, np.random.default_rng(0)):
+            self._fold_metric = fast
+        else:
+            self._fold_metric = self._metric
         tests = [test for _, test in folds]
         self.rows = np.concatenate(tests)
         self.bounds = np.cumsum([0] + [t.size for t in tests])
@@ -90,6 +148,7 @@ class RegressionRows:
         for f, (train, _) in enumerate(folds):
             self.cand[f, train] = True
         self._y_col = y.reshape(-1, 1)
+        self._cand_rows = self.cand[self.row_fold]  # (R, n): each row's candidates
         # integer targets whose sums of k cannot round: the mean is the same in any order,
         # so only the multiset of the neighbours' targets matters (the vote's test, with the
         # distinct targets as labels)
@@ -111,14 +170,45 @@ class RegressionRows:
         -------
         ndarray of float64, shape (B,)
         """
+        from threadpoolctl import threadpool_limits
+
         out = np.empty(masks.shape[0])
-        for b, mask in enumerate(masks):
-            D, E = reference.squared_distances(self.X[:, mask])
-            # twice the bound: a margin for the rounding of the centring itself
-            out[b] = self._score_rows(D[self.rows], 2.0 * E[self.rows], mask)
+        # one BLAS thread: these products are small (n x n x |S|), and a threaded BLAS
+        # contending for busy cores measured 35 ms against 0.5 ms for one 442 x 442 x 10
+        with threadpool_limits(limits=1, user_api="blas"):
+            for b, mask in enumerate(masks):
+                D, norms = self._distances(mask)
+                out[b] = self._score_rows(D, _Bound(int(np.count_nonzero(mask)), norms,
+                                                    self.rows), mask)
         return out
 
+    def _distances(self, mask):
+        """Squared distances of the CV rows to every sample (R, n), by the Gram matrix of the
+        centred selected columns (as :func:`.reference.squared_distances`), and the raw and
+        centred norms of every sample over them."""
+        Xs = self.X[:, mask]
+        C = Xs - Xs.mean(axis=0)
+        sq = np.einsum("ij,ij->i", C, C)
+        raw = np.sqrt(np.einsum("ij,ij->i", Xs, Xs))
+        rows = self.rows
+        D = sq[rows, None] + sq[None, :] - 2.0 * (C[rows] @ C.T)
+        np.maximum(D, 0.0, out=D)
+        return D, (raw, np.sqrt(sq))
+
     def flip_scores(self, mask, features):
+        """Scores of the one-feature flips of ``mask`` (see :meth:`_flip_scores`), with one
+        BLAS thread."""
+        from threadpoolctl import threadpool_limits
+
+        if np.count_nonzero(mask) < _FLIP_FROM:
+            # a fresh matrix of a small mask costs less than the update's passes
+            from pymoo_fs.evaluation.base import flip_rows
+
+            return self.scores(flip_rows(mask, features))
+        with threadpool_limits(limits=1, user_api="blas"):
+            return self._flip_scores(mask, features)
+
+    def _flip_scores(self, mask, features):
         """Scores of the one-feature flips of ``mask`` at ``features``, from its matrix.
 
         Parameters
@@ -136,8 +226,7 @@ class RegressionRows:
         X, rows = self.X, self.rows
         n = X.shape[0]
         if mask.any():
-            D, _ = reference.squared_distances(X[:, mask])
-            D = D[rows]
+            D, _ = self._distances(mask)
         else:
             D = np.zeros((rows.size, n))
         # norms over every column the base and the flips touch bound those of each mask
@@ -147,8 +236,8 @@ class RegressionRows:
         Cu = Xu - Xu.mean(axis=0)
         raw = np.sqrt(np.einsum("ij,ij->i", Xu, Xu))
         cen = np.sqrt(np.einsum("ij,ij->i", Cu, Cu))
-        m = int(np.count_nonzero(mask)) + 1
-        E0 = 2.0 * reference.rounding_bound(m, raw[rows], cen[rows], raw, cen)
+        bound = _Bound(int(np.count_nonzero(mask)) + 1, (raw, cen), rows)
+        d_max = D.max(axis=1)
         out = np.empty(features.size)
         for i, f in enumerate(features.tolist()):
             diff = X[rows, f][:, None] - X[None, :, f]
@@ -162,9 +251,11 @@ class RegressionRows:
                 Df = D + delta
                 new = mask.copy()
                 new[f] = True
-            # the update's own rounding: the square (3u), the sum or difference (u)
-            Ef = E0 + 8.0 * _U * (delta + np.abs(D) + Df)
-            out[i] = self._score_rows(Df, Ef, new)
+            # the update's own rounding: the square (3u), the sum or difference (u), relative
+            # to the larger of the operands (all distances are at most the row's largest)
+            xq = X[rows, f]
+            delta_max = np.maximum((xq - X[:, f].min()) ** 2, (xq - X[:, f].max()) ** 2)
+            out[i] = self._score_rows(Df, bound.with_update(d_max, delta_max), new)
         return out
 
     def holdout_score(self, mask, X_test, y_test):
@@ -176,11 +267,12 @@ class RegressionRows:
         return self._sign * self._metric(y_test, knn.predict(X_test[:, mask]))
 
     # ------------------------------------------------------------------ rows
-    def _score_rows(self, D, E, mask):
-        """Mean fold score of one mask from its rows' distances ``D`` (R, n) and bounds."""
+    def _score_rows(self, D, bound, mask):
+        """Mean fold score of one mask from its rows' distances ``D`` (R, n) and their
+        :class:`_Bound`."""
         k = self.k
-        Dm = np.where(self.cand[self.row_fold], D, np.inf)
-        nb, ok = self._certified_neighbours(Dm, E)
+        Dm = np.where(self._cand_rows, D, np.inf)
+        nb, ok = self._certified_neighbours(Dm, bound)
         fold_scores = np.empty(len(self.folds))
         for f, (train, test) in enumerate(self.folds):
             lo, hi = self.bounds[f], self.bounds[f + 1]
@@ -189,10 +281,10 @@ class RegressionRows:
             else:
                 self.n_uncertified += int(np.count_nonzero(~ok[lo:hi]))
                 pred = self._sklearn_fold(mask, train, test)
-            fold_scores[f] = self._sign * self._metric(self.y[test], pred)
+            fold_scores[f] = self._sign * self._fold_metric(self.y[test], pred)
         return fold_scores.mean()
 
-    def _certified_neighbours(self, Dm, E):
+    def _certified_neighbours(self, Dm, bound):
         """Each row's k + 1 nearest candidates in order of our distance (R, k + 1) and
         whether the targets of its k nearest, in scikit-learn's order, are sure (R,)."""
         k = self.k
@@ -203,22 +295,21 @@ class RegressionRows:
         order = np.lexsort((part, dp), axis=1)
         nb = np.take_along_axis(part, order, axis=1)
         d = np.take_along_axis(dp, order, axis=1)
-        e = np.take_along_axis(E, nb, axis=1)
+        e = bound.pairs(nb)
         finite = np.isfinite(d)
         if K <= k or not finite[:, k].all():
             # a fold's training part of exactly k samples: every candidate is a neighbour,
             # but their order still needs the test below; no (k+1)-th to separate from
             ok = np.ones(R, dtype=bool)
         else:
-            e_max = np.max(np.where(np.isfinite(Dm), E, 0.0), axis=1)
-            ok = d[:, k - 1] + e[:, k - 1] < d[:, k] - e_max
+            ok = d[:, k - 1] + e[:, k - 1] < d[:, k] - bound.row_max()
         if self._exact_sums:
             # only the set matters: rows the strict test leaves open take the vote's test
             # (the band of candidates straddling the k-th place shares one target, or holds
             # exactly the missing places)
             open_rows = np.flatnonzero(~ok & finite[:, :k].all(axis=1))
             if open_rows.size:
-                ok[open_rows] = ~reference.band_flags(Dm[open_rows], E[open_rows],
+                ok[open_rows] = ~reference.band_flags(Dm[open_rows], bound.full(open_rows),
                                                       self._codes, k)
             return nb, ok & finite[:, :k].all(axis=1)
         yk = self.y[nb[:, :k]]
@@ -237,3 +328,71 @@ class RegressionRows:
         Xs = self.X[:, mask]
         knn = KNeighborsRegressor(n_neighbors=self.k).fit(Xs[train], self.y[train])
         return knn.predict(Xs[test])
+
+
+class _Bound:
+    """Per-pair bounds of |our squared distance - scikit-learn's| for the CV rows of a mask.
+
+    ``E_ij = 2 gamma_{m+2} ((A_i + A_j)^2 + (C_i + C_j)^2)`` (:func:`.reference.rounding_bound`,
+    twice over: a margin for the rounding of the centring), with ``A`` and ``C`` the raw and
+    centred norms over the mask's columns (or a superset: larger norms bound as well), and for
+    a flip the rounding of its one-column update on top. Computed where needed only: for a
+    row's nearest candidates (:meth:`pairs`), as a per-row maximum from the largest norms
+    (:meth:`row_max`), and in full for a few rows (:meth:`full`).
+    """
+
+    def __init__(self, m, norms, rows):
+        from pymoo_fs.evaluation.knn.kernels.bounds import U64, gamma
+
+        self.g = 2.0 * gamma(m + 2, U64)
+        self.A, self.C = norms
+        self.rows = rows
+        self.update = None
+        self._update_rows = None
+
+    def with_update(self, d_max, delta_max):
+        """The bound of a flipped mask's distances ``D +- delta``, from each row's largest
+        base distance ``d_max`` (R,) and largest squared difference ``delta_max`` (R,) on the
+        flipped feature (a new object)."""
+        other = _Bound.__new__(_Bound)
+        other.g, other.A, other.C, other.rows = self.g, self.A, self.C, self.rows
+        other.update = (d_max, delta_max)
+        other._update_rows = None
+        return other
+
+    def _extra(self, r, j):
+        if self.update is None:
+            return 0.0
+        return self._row_update()[r]
+
+    def pairs(self, nb):
+        """Bounds (R, K) of each row's listed candidates ``nb`` (R, K)."""
+        q = self.rows[:, None]
+        r = np.arange(nb.shape[0])[:, None]
+        return self.g * ((self.A[q] + self.A[nb]) ** 2 + (self.C[q] + self.C[nb]) ** 2) \
+            + self._extra(r, nb)
+
+    def row_max(self):
+        """An upper bound (R,) of each row's bound over all candidates."""
+        q = self.rows
+        base = self.g * ((self.A[q] + self.A.max()) ** 2 + (self.C[q] + self.C.max()) ** 2)
+        if self.update is None:
+            return base
+        return base + self._row_update()
+
+    def full(self, which):
+        """Bounds (len(which), n) of the rows ``which`` against every sample."""
+        q = self.rows[which][:, None]
+        E = self.g * ((self.A[q] + self.A[None, :]) ** 2 + (self.C[q] + self.C[None, :]) ** 2)
+        if self.update is not None:
+            E = E + self._row_update()[which][:, None]
+        return E
+
+    def _row_update(self):
+        """Per row (R,), a bound of the update's own rounding over all its candidates: the
+        square (3u) and the sum or difference (u) of each entry, relative to the row's
+        largest base distance and squared difference (``Df <= D + delta``)."""
+        if self._update_rows is None:
+            d_max, delta_max = self.update
+            self._update_rows = 8.0 * _U * (2.0 * d_max + 2.0 * delta_max)
+        return self._update_rows
