@@ -231,3 +231,22 @@ def test_flips_of_a_large_base_take_the_update_path():
     flipped = _flipped(base)[[0, 1, 10, 59]]
     np.testing.assert_array_equal(flips, _sklearn(X, y, flipped, 4, ev.folds,
                                                   "neg_mean_absolute_error"))
+
+
+def test_data_full_of_ties_goes_to_sklearn_directly(monkeypatch):
+    from pymoo_fs.evaluation.knn import regression
+
+    monkeypatch.setattr(regression, "_TIE_PAIRS", 8)
+    rng = np.random.default_rng(11)
+    X = rng.integers(0, 2, size=(60, 6)).astype(float)
+    y = rng.normal(size=60)
+    ev = KNNEvaluator(X, y, n_neighbors=3, cv=4, scoring="neg_mean_squared_error")
+    masks = _masks(rng, 6, 6)
+    np.testing.assert_array_equal(ev.score(masks), _sklearn(X, y, masks, 3, ev.folds,
+                                                            "neg_mean_squared_error"))
+    assert ev._regression.n_folds_seen == 8  # two masks tested, then scikit-learn directly
+    flipped = _flipped(masks[0])
+    keep = flipped.any(axis=1)
+    np.testing.assert_array_equal(ev.score_flips(masks[0])[keep],
+                                  _sklearn(X, y, flipped[keep], 3, ev.folds,
+                                           "neg_mean_squared_error"))

@@ -48,6 +48,10 @@ _U = 2.0 ** -53
 #: the smallest base mask whose flips are updates of its matrix (smaller: fresh matrices,
 #: which cost about as much as the update's eight passes over the (R, n) rows on 2 cores)
 _FLIP_FROM = 48
+#: after this many (mask, fold) pairs, a share of them sent to scikit-learn above _TIE_SHARE
+#: sends every later fold there directly (concrete's duplicated mixtures: 97 %)
+_TIE_PAIRS = 200
+_TIE_SHARE = 0.8
 
 
 def _metric(scoring):
@@ -122,6 +126,14 @@ class RegressionRows:
         Rows the bound could not certify so far.
     n_sklearn_folds : int
         (mask, fold) pairs predicted by scikit-learn itself so far.
+    n_folds_seen : int
+        (mask, fold) pairs certified or sent to scikit-learn by the test so far.
+
+    Notes
+    -----
+    Once more than 80 % of at least 200 (mask, fold) pairs went to scikit-learn (data whose
+    ties between different targets are everywhere, such as duplicated rows), every later fold
+    goes there directly: the scores are the same, without paying for the test as well.
     """
 
     def __init__(self, X, y, folds, n_neighbors, scoring):
@@ -157,6 +169,7 @@ class RegressionRows:
         self._codes = np.unique(y, return_inverse=True)[1].reshape(-1).astype(np.int64)
         self.n_uncertified = 0
         self.n_sklearn_folds = 0
+        self.n_folds_seen = 0
 
     # ------------------------------------------------------------------ scores
     def scores(self, masks):
@@ -177,6 +190,9 @@ class RegressionRows:
         # contending for busy cores measured 35 ms against 0.5 ms for one 442 x 442 x 10
         with threadpool_limits(limits=1, user_api="blas"):
             for b, mask in enumerate(masks):
+                if self._mostly_ties():
+                    out[b] = self._sklearn_score(mask)
+                    continue
                 D, norms = self._distances(mask)
                 out[b] = self._score_rows(D, _Bound(int(np.count_nonzero(mask)), norms,
                                                     self.rows), mask)
@@ -200,7 +216,7 @@ class RegressionRows:
         BLAS thread."""
         from threadpoolctl import threadpool_limits
 
-        if np.count_nonzero(mask) < _FLIP_FROM:
+        if np.count_nonzero(mask) < _FLIP_FROM or self._mostly_ties():
             # a fresh matrix of a small mask costs less than the update's passes
             from pymoo_fs.evaluation.base import flip_rows
 
@@ -274,6 +290,7 @@ class RegressionRows:
         Dm = np.where(self._cand_rows, D, np.inf)
         nb, ok = self._certified_neighbours(Dm, bound)
         fold_scores = np.empty(len(self.folds))
+        self.n_folds_seen += len(self.folds)
         for f, (train, test) in enumerate(self.folds):
             lo, hi = self.bounds[f], self.bounds[f + 1]
             if ok[lo:hi].all():
@@ -319,6 +336,22 @@ class RegressionRows:
             ok &= np.all(apart | same, axis=1)
         ok &= finite[:, :k].all(axis=1)
         return nb, ok
+
+    def _mostly_ties(self):
+        """Whether nearly every (mask, fold) pair so far went to scikit-learn (data full of
+        ties between different targets, such as duplicated rows): then the certification is
+        skipped and scikit-learn predicts every fold (the same scores, without paying for
+        both)."""
+        return self.n_folds_seen >= _TIE_PAIRS and \
+            self.n_sklearn_folds > _TIE_SHARE * self.n_folds_seen
+
+    def _sklearn_score(self, mask):
+        """Mean fold score of one mask, every fold predicted by scikit-learn."""
+        scores = np.empty(len(self.folds))
+        for f, (train, test) in enumerate(self.folds):
+            scores[f] = self._sign * self._fold_metric(self.y[test],
+                                                       self._sklearn_fold(mask, train, test))
+        return scores.mean()
 
     def _sklearn_fold(self, mask, train, test):
         """scikit-learn's predictions of one fold (the whole query block)."""
