@@ -76,3 +76,28 @@ def test_multi_objective_algorithms_run_on_a_regression_target(diabetes, algorit
         X, y, cv=3, scoring="neg_mean_squared_error"), algorithm(pop_size=8), ("n_gen", 3),
         seed=1)
     np.testing.assert_array_equal(F, np.atleast_2d(again.F))
+
+
+def test_relevance_of_a_regression_target_ranks_the_relevant_features_first():
+    from pymoo_fs.datasets import make_relevant_regression
+    from pymoo_fs.problems.feature_selection import target_bins
+
+    data = make_relevant_regression(n_samples=300, n_features=15, n_relevant=3, random_state=2)
+    codes = target_bins(data.y)
+    assert codes.min() == 0 and codes.max() == 4
+    assert np.all(np.bincount(codes) == 60)  # equal frequency, distinct continuous values
+    p = WeightedFeatureSelection.from_data(data.X, data.y, cv=3,
+                                           scoring="neg_mean_squared_error")
+    for measure in ("mdl", "equal_frequency", "mutual_info"):
+        top = p.symmetric_uncertainty(measure).ranking()[:3]
+        assert set(top.tolist()) == set(data.relevant.tolist()), measure
+
+
+@pytest.mark.parametrize("name", ["VLPSO", "HFS-C-P", "AMSO"])
+def test_ranking_swarms_run_on_a_regression_target(diabetes, name):
+    from pymoo_fs.algorithms.registry import make_algorithm
+
+    X, y = diabetes
+    p = WeightedFeatureSelection.from_data(X, y, cv=3, scoring="neg_mean_squared_error")
+    res = minimize(p, make_algorithm(name, pop_size=6), ("n_eval", 30), seed=0)
+    assert 0 <= float(np.min(res.F)) <= 1
