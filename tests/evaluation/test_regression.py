@@ -93,6 +93,9 @@ def test_tied_integer_features(integer_targets):
                                       _sklearn(X, y, masks, k, ev.folds,
                                                "neg_mean_squared_error"))
         assert ev._regression.n_uncertified > 0  # the ties are there, settled exactly
+        # scikit-learn's kd-tree queried directly, after three folds checked against the
+        # estimator itself
+        assert ev._regression._direct_tree is True
         flipped = _flipped(masks[0])
         keep = flipped.any(axis=1)
         np.testing.assert_array_equal(ev.score_flips(masks[0])[keep],
