@@ -57,7 +57,14 @@ class KNNEvaluator(CrossValidatedEvaluator):
         cross_val_score(KNeighborsClassifier(n_neighbors=k), X[:, m], y, cv=ev.folds).mean()
 
     (with ``scoring="balanced_accuracy"`` when ``scoring="balanced_accuracy"``), where ``X`` is
-    the float64 copy held in :attr:`X`. It implements the
+    the float64 copy held in :attr:`X`. With a regression ``scoring``
+    (``"neg_mean_squared_error"``, ``"neg_mean_absolute_error"``, ``"r2"``) it is a KNN
+    regression evaluator (:attr:`target_type` ``"regression"``) and returns exactly::
+
+        cross_val_score(KNeighborsRegressor(n_neighbors=k), X[:, m], y, cv=ev.folds,
+                        scoring=scoring).mean()
+
+    (see Notes, "Regression"). It implements the
     :class:`~pymoo_fs.evaluation.Evaluator` contract. One squared-distance matrix per mask
     serves every fold: a sample's candidate neighbours are the training samples of its fold.
 
@@ -67,7 +74,9 @@ class KNNEvaluator(CrossValidatedEvaluator):
         Training data (already scaled), converted to a C-contiguous float64 array.
     y : array-like of shape (n_samples,)
         Class labels of any type; encoded internally as ``0 .. n_classes - 1`` in the order of
-        ``np.unique(y)`` (scikit-learn's ``classes_`` order).
+        ``np.unique(y)`` (scikit-learn's ``classes_`` order). For a regression ``scoring``:
+        finite real targets, held as float64 (scores equal scikit-learn's on ``y`` as
+        float64), not all equal.
     n_neighbors : int, default=5
         ``k`` of KNN. Must not exceed the size of any fold's training part.
     cv : int, "loo", scikit-learn splitter or list of (train_idx, test_idx), default=10
@@ -79,9 +88,13 @@ class KNNEvaluator(CrossValidatedEvaluator):
         :attr:`folds` (see :func:`~pymoo_fs.evaluation.base.make_folds`).
     random_state : int or None, default=0
         Seed of the fold shuffling for an int ``cv``.
-    scoring : {"accuracy", "balanced_accuracy"}, default="accuracy"
+    scoring : {"accuracy", "balanced_accuracy", "neg_mean_squared_error", \
+"neg_mean_absolute_error", "r2"}, default="accuracy"
         Score of each fold: accuracy, or balanced accuracy (the mean per-class recall over the
-        classes present in the fold's test part). The folds' scores are then averaged.
+        classes present in the fold's test part); or, for a real-valued target, scikit-learn's
+        regression scorer of that name (an int ``cv`` then gives ``KFold(cv, shuffle=True,
+        random_state=random_state)``; ``"r2"`` needs 2 test samples per fold). The folds'
+        scores are then averaged.
     cache_size : int, default=100000
         Maximum number of scores kept, keyed by the packed mask (least recently used evicted);
         0 disables the cache. Each entry costs about ``100 + n_features / 8`` bytes.
@@ -206,6 +219,18 @@ class KNNEvaluator(CrossValidatedEvaluator):
     checked against ``memory_limit`` at construction.
 
     **Empty mask.** A mask selecting no feature scores 0.0 (KNN is undefined without features).
+
+    **Regression.** A KNN prediction is the mean of the k neighbours' targets in the order
+    scikit-learn returns them (a floating-point sum depends on it), so the regression path
+    (:mod:`pymoo_fs.evaluation.knn.regression`) certifies each row's neighbours *in order*
+    against the same rounding bound, and a fold holding a row it cannot certify (ties between
+    different targets) is predicted by scikit-learn's own search, as a whole. It shares the
+    evaluator's folds, cache, counters and hold-out scores and the numpy statement of the
+    search (:mod:`.reference`), not the compiled kernels, kept matrices, float32 products or
+    the compiled tree path (``precision``, ``incremental``, ``pool_memory`` and ``backend``
+    change nothing there); :meth:`score_flips` updates the distances by one column per flip.
+    An empty mask scores the constant prediction's value (``-Var(y)`` for MSE, 0.0 for R^2):
+    error 1 on the problems' scale (:meth:`unit_scores`).
 
     **Balanced accuracy.** Tran, Xue & Zhang (GECCO 2019, Eq. 7) average per-fold
     balanced accuracies, as done here; the AMSO authors' code pools one confusion matrix over

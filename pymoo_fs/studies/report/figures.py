@@ -141,6 +141,8 @@ def _tsne_figure(results, dataset, frequencies, data_dir):
                             target=results.spec.get("targets", {}).get(source))
     except ValueError:
         return None
+    if getattr(data, "classes", None) is None:  # a regression target: no classes to colour
+        return None
     ref = results.spec["reference"]
     freq = frequencies.get(ref, next(iter(frequencies.values())))
     selected = freq >= 0.5
