@@ -171,6 +171,16 @@ def _is_classifier(estimator):
         return False
 
 
+def _continuous(y):
+    """Whether ``y`` is a continuous target (scikit-learn's ``type_of_target``)."""
+    from sklearn.utils.multiclass import type_of_target
+
+    try:
+        return type_of_target(y) == "continuous"
+    except (ValueError, TypeError):
+        return False
+
+
 def _is_regressor(estimator):
     try:
         return bool(is_regressor(estimator))
@@ -231,7 +241,9 @@ def make_evaluator(X: ArrayLike, y: ArrayLike, estimator: Any = None,
     estimator : scikit-learn classifier or regressor, optional
         Default: KNN with ``n_neighbors`` (default 5): a classifier, or a regressor when
         ``scoring`` is one of ``"neg_mean_squared_error"``, ``"neg_mean_absolute_error"``,
-        ``"r2"``. A ``KNeighborsClassifier`` (``KNeighborsRegressor`` with one of those
+        ``"r2"``, or when no ``scoring`` is given and ``y`` is continuous
+        (``sklearn.utils.multiclass.type_of_target(y) == "continuous"``: non-integral
+        numbers; then ``scoring="neg_mean_squared_error"``). A ``KNeighborsClassifier`` (``KNeighborsRegressor`` with one of those
         three scorings, the default ``"neg_mean_squared_error"``) with uniform
         weights, Euclidean distance (``metric="minkowski", p=2`` or ``"euclidean"``) and the
         default ``algorithm="auto"`` and ``leaf_size=30`` takes the fast path,
@@ -271,6 +283,8 @@ def make_evaluator(X: ArrayLike, y: ArrayLike, estimator: Any = None,
     check_keywords("make_evaluator()", options, KNN_OPTIONS + ESTIMATOR_OPTIONS)
     regression = _is_regressor(estimator) if estimator is not None else (
         isinstance(options.get("scoring"), str) and options["scoring"] in REGRESSION_SCORINGS)
+    if estimator is None and options.get("scoring") is None and _continuous(y):
+        regression = True  # no estimator, no scoring, a continuous target: KNN regression
     if regression and options.get("scoring") is None:
         options["scoring"] = "neg_mean_squared_error"
     scoring = options.get("scoring", "accuracy")

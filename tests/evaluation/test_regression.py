@@ -189,6 +189,9 @@ def test_make_evaluator_routes_regression(diabetes):
     assert ev.n_neighbors == 3 and ev.target_type == "regression"
     ev = make_evaluator(X, y, scoring="r2", cv=3)
     assert isinstance(ev, KNNEvaluator) and ev.target_type == "regression"
+    ev = make_evaluator(X, y + 0.5, cv=3)  # a continuous target, nothing else said
+    assert ev.target_type == "regression" and ev.scoring == "neg_mean_squared_error"
+    assert make_evaluator(X, (y > 150).astype(float), cv=3).target_type == "classification"
     ev = make_evaluator(X, y, KNeighborsRegressor(3, weights="distance"), cv=3)
     assert isinstance(ev, EstimatorEvaluator) and ev.target_type == "regression"
     ev = make_evaluator(X, y, Ridge(), cv=3, scoring="r2")
