@@ -256,3 +256,14 @@ def test_data_full_of_ties_goes_to_sklearn_directly(monkeypatch):
     np.testing.assert_array_equal(ev.score_flips(masks[0])[keep],
                                   _sklearn(X, y, flipped[keep], 3, ev.folds,
                                            "neg_mean_squared_error"))
+
+
+def test_a_fold_whose_training_part_holds_exactly_k_samples():
+    rng = np.random.default_rng(3)
+    X = rng.random((12, 3))
+    y = rng.normal(size=12)
+    folds = [(np.arange(3), np.arange(3, 12)), (np.arange(2, 12), np.arange(2))]
+    ev = KNNEvaluator(X, y, n_neighbors=3, cv=folds, scoring="neg_mean_absolute_error")
+    masks = np.array([[True, False, True], [True, True, True]])
+    np.testing.assert_array_equal(ev.score(masks), _sklearn(X, y, masks, 3, folds,
+                                                            "neg_mean_absolute_error"))

@@ -316,11 +316,13 @@ class RegressionRows:
         d = np.take_along_axis(dp, order, axis=1)
         e = bound.pairs(nb)
         finite = np.isfinite(d)
-        if K <= k or not finite[:, k].all():
-            # a fold's training part of exactly k samples: every candidate is a neighbour,
-            # but their order still needs the test below; no (k+1)-th to separate from
+        if K <= k:
+            # every candidate is a neighbour: no (k+1)-th to separate from (the order is
+            # still tested below)
             ok = np.ones(R, dtype=bool)
         else:
+            # a row whose fold's training part holds exactly k samples has d_(k+1) = inf:
+            # the set is sure, and the comparison says so (inf - finite = inf)
             ok = d[:, k - 1] + e[:, k - 1] < d[:, k] - bound.row_max()
         if self._exact_sums:
             # only the set matters: rows the strict test leaves open take the vote's test
