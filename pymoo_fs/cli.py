@@ -59,12 +59,14 @@ def build_parser():
         description="Run bi-objective feature-selection algorithms several times on one "
                     "dataset (stratified train/test split, min-max scaling fitted on the "
                     "training part, KNN wrapper with inner cross-validation), then compare "
-                    "their training and test fronts by hypervolume and IGD.",
+                    "their training and test fronts by hypervolume and IGD. On a regression "
+                    "dataset (diabetes, concrete) the split is shuffled, the wrapper is KNN "
+                    "regression and the error is the normalised MSE.",
         formatter_class=_HelpFormatter,
     )
     p.add_argument("--dataset", default="musk1",
-                   help="bundled name (musk1, sonar), a name in --data-dir/$PYMOO_FS_DATA, or "
-                        "a CSV/ARFF/MAT path")
+                   help="bundled name (musk1, sonar; regression: diabetes, concrete), a name "
+                        "in --data-dir/$PYMOO_FS_DATA, or a CSV/ARFF/MAT path")
     p.add_argument("--data-dir", default=None, help="directory of datasets looked up by name")
     p.add_argument("--algorithms", default=_DEFAULT_ALGORITHMS,
                    help="comma-separated registered names ('pymoo-fs algorithms' lists "

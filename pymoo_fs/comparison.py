@@ -87,7 +87,10 @@ def compare_spec(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generat
     Parameters
     ----------
     dataset : str or path, default="musk1"
-        A name or path understood by :func:`pymoo_fs.datasets.load_dataset`.
+        A name or path understood by :func:`pymoo_fs.datasets.load_dataset`. A regression
+        dataset (``"diabetes"``, ``"concrete"``) makes a regression comparison: a shuffled
+        hold-out split, ``KNeighborsRegressor`` as the wrapper and the normalised MSE as the
+        error (``scoring="neg_mean_squared_error"``).
     algorithms : sequence of str, default=("ISRPSO", "MOPSO", "CMDPSOFS", "NSGA-II")
         Algorithm names (:func:`pymoo_fs.algorithms.algorithm_names`) whose number of
         objectives suits ``objective``.
@@ -181,8 +184,8 @@ def compare_spec(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generat
     check_int("generations", generations, low=2)
     check_int("pop_size", pop_size, low=2)
     protocol = Protocol("compare", split="holdout", test_size=test_size, scaling="minmax",
-                        n_neighbors=n_neighbors, inner_cv=cv, scoring="accuracy",
-                        objective=objective)
+                        n_neighbors=n_neighbors, inner_cv=cv,
+                        scoring=_scoring_of(dataset, data_dir), objective=objective)
     spec = StudySpec(name="compare", datasets=[str(dataset)], runs=runs, seed=seed,
                      algorithms=[AlgorithmSpec(n, {"pop_size": pop_size},
                                                budget=(Budget(n_eval=pop_size * generations)
@@ -196,6 +199,19 @@ def compare_spec(dataset="musk1", algorithms=DEFAULT_ALGORITHMS, runs=3, generat
     except StudySpecError as exc:  # name the problem without the study's wording
         raise ValueError(str(exc).split(": ", 1)[-1]) from None
     return spec
+
+
+def _scoring_of(dataset, data_dir):
+    """``"neg_mean_squared_error"`` for a regression dataset (the error: normalised MSE),
+    else ``"accuracy"``; a dataset that cannot be read is left to the study's checks."""
+    from pymoo_fs.studies.protocols import load_dataset_cached
+
+    try:
+        data = load_dataset_cached(str(dataset), data_dir)
+    except ValueError:
+        return "accuracy"
+    return ("neg_mean_squared_error" if getattr(data, "target_type", "") == "regression"
+            else "accuracy")
 
 
 def _objective(objective, **weights):

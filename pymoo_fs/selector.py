@@ -19,10 +19,10 @@ from pymoo.termination.collection import TerminationCollection
 from pymoo.termination.max_eval import MaximumFunctionCallTermination
 from pymoo.termination.max_gen import MaximumGenerationTermination
 from pymoo.termination.max_time import TimeBasedTermination
-from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone, is_classifier
+from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone, is_classifier, is_regressor
 from sklearn.feature_selection import SelectorMixin
 from sklearn.metrics import get_scorer_names
-from sklearn.neighbors import KNeighborsClassifier
+from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
 from sklearn.utils import check_random_state, get_tags
 from sklearn.utils._param_validation import (  # private to scikit-learn: see the class Notes
     HasMethods, Interval, Options, StrOptions)
@@ -36,6 +36,7 @@ from pymoo_fs.analysis.choice import SELECTION_RULES, choose_from_front
 from pymoo_fs.analysis.display import ParetoFrontDisplay
 from pymoo_fs.analysis.indicators import hypervolume
 from pymoo_fs.evaluation import FrontRecorder, make_evaluator
+from pymoo_fs.evaluation.base import REGRESSION_SCORINGS
 from pymoo_fs.problems.objectives import make_objective, objective_names
 from pymoo_fs.seeds import run_seed
 
@@ -61,12 +62,18 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
 
     Parameters
     ----------
-    estimator : scikit-learn classifier, default=None
-        The classifier of the wrapper. None is ``KNeighborsClassifier(n_neighbors=5)``, scored
-        by the compiled exact KNN evaluator; so is any Euclidean, uniform-weight
-        ``KNeighborsClassifier``. Any other classifier is scored by
+    estimator : scikit-learn classifier or regressor, default=None
+        The classifier (or regressor) of the wrapper. None is
+        ``KNeighborsClassifier(n_neighbors=5)`` (``KNeighborsRegressor(n_neighbors=5)`` when
+        ``scoring`` is a regression scoring: ``"neg_mean_squared_error"``,
+        ``"neg_mean_absolute_error"``, ``"r2"``), scored by the compiled exact KNN evaluator;
+        so is any Euclidean, uniform-weight ``KNeighborsClassifier`` or
+        ``KNeighborsRegressor``. Any other classifier or regressor is scored by
         :class:`~pymoo_fs.evaluation.EstimatorEvaluator` (``cross_val_score`` per subset). Give
-        a stochastic classifier a fixed ``random_state``.
+        a stochastic estimator a fixed ``random_state``. With a regressor the error is the
+        normalised MSE (the inner-CV MSE over the variance of the training targets, clipped
+        to [0, 1]; :func:`~pymoo_fs.evaluation.base.regression_unit_scores`), the inner folds
+        of an int ``cv`` are ``KFold`` and ``y`` holds real-valued targets.
     algorithm : str or pymoo Algorithm, default=None
         A name of :func:`~pymoo_fs.algorithms.algorithm_names` (``"ISRPSO"``, ``"MOPSO"``,
         ``"CMDPSOFS"``, ``"NSGA-II"``, ``"SPEA2"`` for ``objective="pareto"``; ``"PSO"``,
@@ -93,10 +100,14 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         The inner cross-validation that scores each subset, fixed for the whole search. An int
         ``k`` is ``StratifiedKFold(k, shuffle=True)`` seeded from ``random_state``; None is 5
         (scikit-learn's default; the papers use 10).
-    scoring : str or callable, default="accuracy"
-        The inner score; the error is ``1 - score``. ``"accuracy"`` and
-        ``"balanced_accuracy"`` keep the KNN fast path; any other scikit-learn scorer name or
-        callable goes through ``cross_val_score``.
+    scoring : str or callable, default=None
+        The inner score; the error is ``1 - score``. None is ``"accuracy"`` for a classifier
+        and ``"neg_mean_squared_error"`` for a regressor. ``"accuracy"`` and
+        ``"balanced_accuracy"`` keep the KNN fast path (for a regressor
+        ``"neg_mean_squared_error"``, ``"neg_mean_absolute_error"`` and ``"r2"``, whose
+        errors are normalised by the constant prediction's); any other scikit-learn scorer
+        name or callable goes through ``cross_val_score`` (a regressor's needs one of those
+        three).
     pop_size : int, default=None
         Swarm (population) size for an algorithm given by name; None is 30 (as in Nguyen et
         al. 2016). Must be None when ``algorithm`` is an instance (set the instance's own).
@@ -174,12 +185,12 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         point (1, 1). ``pandas.DataFrame(history_)`` is a table.
     n_evaluations_ : int
         Subset evaluations the search asked for (pymoo's ``n_eval``, repeats included).
-    estimator_ : classifier
+    estimator_ : classifier or regressor
         A clone of ``estimator`` (or KNN-5) fitted on the chosen features of all of ``X``.
     algorithm_name_ : str
         The registry name of the algorithm, or the class name of an instance.
     classes_ : ndarray of shape (n_classes,)
-        The classes of ``estimator_``.
+        The classes of ``estimator_`` (classifiers only).
     n_features_in_ : int
         Number of features seen in ``fit``.
     feature_names_in_ : ndarray of str, shape (n_features_in_,)
@@ -190,7 +201,8 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
     ValueError
         In ``fit`` (``sklearn.utils._param_validation.InvalidParameterError``, a
         ``ValueError``): for a parameter outside its constraints, naming it and its value.
-        ``ValueError`` for a regressor as ``estimator``, an unknown algorithm name (the message
+        ``ValueError`` for an ``estimator`` that is neither a classifier nor a regressor (or
+        a regressor with a ``scoring`` that has no normalised error), an unknown algorithm name (the message
         lists the known ones), an algorithm that does not match the objective (or an instance
         already run, or ``pop_size`` with an instance), no budget, fewer than 2 classes, a bool
         for ``pop_size``, ``n_gen``, ``max_evals``, ``select`` or ``n_jobs`` (scikit-learn's
@@ -237,7 +249,7 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
 
     Examples
     --------
-    >>> from sklearn.neighbors import KNeighborsClassifier
+    >>> from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
     >>> from sklearn.pipeline import make_pipeline
     >>> from pymoo_fs.datasets import load_dataset
     >>> from pymoo_fs.selector import SwarmFeatureSelector
@@ -261,7 +273,7 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         "objective": [StrOptions(set(objective_names(generic=True)))],
         "alpha": [Interval(numbers.Real, 0, 1, closed="both")],
         "cv": ["cv_object", StrOptions({"loo"})],
-        "scoring": [StrOptions(set(get_scorer_names())), callable],
+        "scoring": [StrOptions(set(get_scorer_names())), callable, None],
         "pop_size": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "n_gen": [Interval(numbers.Integral, 1, None, closed="left"), None],
         "max_evals": [Interval(numbers.Integral, 1, None, closed="left"), StrOptions({"auto"}),
@@ -278,7 +290,7 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
     }
 
     def __init__(self, estimator=None, *, algorithm=None, objective="pareto", alpha=0.9, cv=5,
-                 scoring="accuracy", pop_size=None, n_gen=100, max_evals="auto", max_time=None,
+                 scoring=None, pop_size=None, n_gen=100, max_evals="auto", max_time=None,
                  select="within_tol", tol=0.01, n_jobs=None, random_state=None, verbose=0,
                  max_features=None):
         self.estimator = estimator
@@ -307,7 +319,8 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         X : array-like of shape (n_samples, n_features)
             Training data (numeric, finite; a DataFrame's column names are kept).
         y : array-like of shape (n_samples,)
-            Class labels, at least 2 classes.
+            Class labels, at least 2 classes (real-valued targets, not all equal, for a
+            regressor).
 
         Returns
         -------
@@ -324,22 +337,36 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
             if isinstance(value, (bool, np.bool_)):  # scikit-learn takes True for the int 1
                 raise ValueError(f"{name} must be an int (or its documented options), got "
                                  f"{value!r}: a bool is not a number")
-        _refuse_missing_labels(y)
-        X, y = validate_data(self, X, y)
-        check_classification_targets(y)
-        if np.unique(y).size < 2:
-            raise ValueError(f"{type(self).__name__} needs samples of at least 2 classes; y "
-                             f"has 1 class")
         estimator = self._base_estimator()
-        if not is_classifier(estimator):
-            raise ValueError(f"estimator must be a scikit-learn classifier, got {estimator!r}")
+        regression = _is_regressor(estimator)
+        if not regression and not is_classifier(estimator):
+            raise ValueError(f"estimator must be a scikit-learn classifier or regressor, got "
+                             f"{estimator!r}")
+        if regression:
+            X, y = validate_data(self, X, y, y_numeric=True)
+            if y.shape[0] < 2:
+                raise ValueError(f"{type(self).__name__} needs more than 1 sample, got "
+                                 f"n_samples = {y.shape[0]}")
+            if np.unique(y).size < 2:
+                raise ValueError(f"{type(self).__name__} needs at least 2 different target "
+                                 f"values; y is constant")
+        else:
+            _refuse_missing_labels(y)
+            X, y = validate_data(self, X, y)
+            check_classification_targets(y)
+            if np.unique(y).size < 2:
+                raise ValueError(f"{type(self).__name__} needs samples of at least 2 classes; "
+                                 f"y has 1 class")
         termination = self._termination()
         algorithm, name = self._make_algorithm()
         seed = _base_seed(self.random_state)
-        options = {"cv": 5 if self.cv is None else self.cv, "scoring": self.scoring,
+        scoring = self.scoring
+        if scoring is None:
+            scoring = "neg_mean_squared_error" if regression else "accuracy"
+        options = {"cv": 5 if self.cv is None else self.cv, "scoring": scoring,
                    "random_state": run_seed(seed, "cv"),
                    "n_jobs": 1 if self.n_jobs is None else self.n_jobs}
-        evaluator = make_evaluator(X, y, self.estimator, **options)
+        evaluator = make_evaluator(X, y, estimator, **options)
         recorder, monitor = self._search(algorithm, evaluator, termination, seed)
 
         F, masks = recorder.F, recorder.masks
@@ -361,7 +388,8 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         self.history_ = monitor.history()
         self.n_evaluations_ = int(algorithm.evaluator.n_eval)
         self.algorithm_name_ = name
-        self.all_features_error_ = float(1.0 - evaluator.score(np.ones(X.shape[1], bool))[0])
+        self.all_features_error_ = float(
+            1.0 - evaluator.unit_scores(evaluator.score(np.ones(X.shape[1], bool)))[0])
         self.estimator_ = clone(estimator).fit(X[:, self.support_], y)
         return self
 
@@ -382,7 +410,11 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         return recorder, monitor
 
     def _base_estimator(self):
-        return KNeighborsClassifier(n_neighbors=5) if self.estimator is None else self.estimator
+        if self.estimator is not None:
+            return self.estimator
+        if isinstance(self.scoring, str) and self.scoring in REGRESSION_SCORINGS:
+            return KNeighborsRegressor(n_neighbors=5)  # the regression mode
+        return KNeighborsClassifier(n_neighbors=5)
 
     def _max_evals(self):
         """The evaluation bound: ``max_evals``, or what ``"auto"`` makes of it."""
@@ -531,10 +563,23 @@ class SwarmFeatureSelector(SelectorMixin, MetaEstimatorMixin, BaseEstimator):
         if tags.classifier_tags is not None:
             tags.classifier_tags.poor_score = True  # a short search may keep few features
             tags.classifier_tags.multi_label = False
+        tags.regressor_tags = copy.deepcopy(inner.regressor_tags)
+        if tags.regressor_tags is not None:
+            tags.regressor_tags.poor_score = True
+        if tags.estimator_type == "regressor":
+            tags.target_tags.multi_output = False
+            tags.target_tags.single_output = True
         tags.target_tags.required = True
         tags.input_tags.sparse = False
         tags.input_tags.allow_nan = False
         return tags
+
+
+def _is_regressor(estimator):
+    try:
+        return bool(is_regressor(estimator))
+    except (AttributeError, TypeError):
+        return False
 
 
 def _has(selector, method):

@@ -9,7 +9,8 @@ from pymoo.termination.collection import TerminationCollection
 from pymoo.termination.max_eval import MaximumFunctionCallTermination
 from pymoo.termination.max_gen import MaximumGenerationTermination
 from sklearn.base import clone
-from sklearn.linear_model import LinearRegression, LogisticRegression
+from sklearn.cluster import KMeans
+from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_score
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import Pipeline, make_pipeline
@@ -435,7 +436,10 @@ def test_verbose_one_shows_a_progress_bar_and_two_pymoos_table(sonar, capsys):
     ({"scoring": "nope"}, "'scoring' parameter"),
     ({"estimator": "knn"}, "'estimator' parameter"),
     ({"n_gen": None}, "no budget: give at least one of n_gen, max_evals and max_time"),
-    ({"estimator": LinearRegression()}, "estimator must be a scikit-learn classifier"),
+    # a regressor is taken since the regression issue (tests/test_selector_regression.py);
+    # a clusterer is neither
+    ({"estimator": KMeans(n_clusters=2, n_init=1)},
+     "estimator must be a scikit-learn classifier or regressor"),
     ({"algorithm": "PSO"}, "algorithm='PSO' does not suit objective='pareto'; use one of"),
     ({"algorithm": "CMDPSOFS", "objective": "weighted"}, "does not suit objective='weighted'"),
     ({"algorithm": CMDPSOFS(pop_size=4), "pop_size": 8}, "pop_size=8 applies to an algorithm"),

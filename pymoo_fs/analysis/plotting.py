@@ -51,7 +51,8 @@ def _styles(names, style=None):
     return figure_style(style).series(names)
 
 
-def _draw_panel(ax, fronts, styles, title, full_error, averages=None, n_features=None):
+def _draw_panel(ax, fronts, styles, title, full_error, averages=None, n_features=None,
+                error_label="Classification error"):
     """Draw one panel: each front as hollow markers joined by a step line in ratio order.
 
     With ``averages``, each algorithm's average front is drawn too, in its colour with small
@@ -75,7 +76,7 @@ def _draw_panel(ax, fronts, styles, title, full_error, averages=None, n_features
         ax.axhline(full_error, color="grey", linestyle="--", linewidth=0.9, label="all features")
     ax.set_title(title)
     ax.set_xlabel("Fraction of features selected")
-    ax.set_ylabel("Classification error")
+    ax.set_ylabel(error_label)
     ax.grid(True, alpha=0.3)
     if n_features is not None:
         top = ax.secondary_xaxis("top", functions=(lambda r: r * n_features,
@@ -84,7 +85,8 @@ def _draw_panel(ax, fronts, styles, title, full_error, averages=None, n_features
 
 
 def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_error=None,
-                train_average=None, test_average=None, n_features=None, style=None):
+                train_average=None, test_average=None, n_features=None, style=None,
+                error_label="Classification error"):
     """Plot the fronts of several algorithms on training and, optionally, test data.
 
     Parameters
@@ -119,6 +121,9 @@ def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_erro
         Size, fonts and palette (:func:`~pymoo_fs.analysis.figure_style`; default
         ``"two-column"``, 7.16 in wide, 8 pt text, the Okabe-Ito palette). Below 5 in wide
         the two panels stack.
+    error_label : str, default="Classification error"
+        The y axis' label: the error objective's name (``"Normalised MSE"`` for a regression
+        target, :func:`pymoo_fs.evaluation.base.error_label`).
 
     Returns
     -------
@@ -204,10 +209,10 @@ def plot_fronts(train_fronts, test_fronts=None, path=None, title=None, full_erro
         FigureCanvasAgg(fig)
         axes = fig.subplots(rows, cols, sharex=True, sharey=True, squeeze=False).reshape(-1)
         _draw_panel(axes[0], train, styles, _PANEL_TITLES[0], full_error[0], averages[0],
-                    n_features)
+                    n_features, error_label)
         if test is not None:
             _draw_panel(axes[1], test, styles, _PANEL_TITLES[1], full_error[1], averages[1],
-                        n_features)
+                        n_features, error_label)
             axes[1].yaxis.set_tick_params(labelleft=True)
             axes[0].xaxis.set_tick_params(labelbottom=True)
         handles, labels = axes[0].get_legend_handles_labels()

@@ -1,4 +1,5 @@
-"""Real classification datasets, stratified hold-out splits and min-max scaling.
+"""Real classification datasets, stratified hold-out splits and min-max scaling; real
+regression datasets (``"diabetes"``, ``"concrete"``: :mod:`.regression`).
 
 Two datasets are bundled (``musk1`` and ``sonar``, UCI, CC BY 4.0); other datasets are found by
 name in a data directory (``data_dir=`` or the ``PYMOO_FS_DATA`` environment variable) or read
@@ -29,7 +30,8 @@ from .fetch import (
 from .folds import WekaStratifiedKFold
 from .loading import BUNDLED_DATASETS, DATA_ENV_VAR, Dataset, list_datasets, load_dataset
 from .splitting import Split, holdout_indices, holdout_split, min_max_scale
-from .synthetic import make_heavy_tailed
+from .regression import REGRESSION_DATASETS, RegressionDataset, load_regression_dataset
+from .synthetic import make_heavy_tailed, make_relevant_regression
 
 __all__ = [
     "BENCHMARK_SOURCES",
@@ -40,6 +42,8 @@ __all__ = [
     "DatasetSource",
     "FetchResult",
     "SourceFile",
+    "REGRESSION_DATASETS",
+    "RegressionDataset",
     "Split",
     "WekaStratifiedKFold",
     "default_data_dir",
@@ -48,7 +52,9 @@ __all__ = [
     "holdout_split",
     "list_datasets",
     "load_dataset",
+    "load_regression_dataset",
     "make_heavy_tailed",
+    "make_relevant_regression",
     "min_max_scale",
 ]
 

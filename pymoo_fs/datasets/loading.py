@@ -188,7 +188,11 @@ def load_dataset(name_or_path: str | os.PathLike[str],
 
     A string is resolved in this order:
 
-    1. a bundled name (``"musk1"``, ``"sonar"``), read from the package data;
+    1. a bundled name (``"musk1"``, ``"sonar"``), read from the package data; a regression
+       name (``"diabetes"``, ``"concrete"``) gives a
+       :class:`~pymoo_fs.datasets.RegressionDataset` (see
+       :func:`~pymoo_fs.datasets.load_regression_dataset`, which also reads files with a
+       real-valued target);
     2. a file ``<name>.csv.gz``, ``<name>.csv``, ``<name>.arff`` or ``<name>.mat`` (tried in
        that order) in ``data_dir`` if given, else in the directory named by the
        ``PYMOO_FS_DATA`` environment variable;
@@ -284,6 +288,10 @@ def load_dataset(name_or_path: str | os.PathLike[str],
     name = name_or_path
     if name in BUNDLED_DATASETS:
         return _load_bundled(name, target)
+    from pymoo_fs.datasets.regression import REGRESSION_DATASETS, load_regression_dataset
+
+    if name in REGRESSION_DATASETS:  # a RegressionDataset (real-valued target)
+        return load_regression_dataset(name, target=target)
 
     directory = _search_dir(data_dir)
     is_bare = Path(name).name == name and _extension(name) is None

@@ -4,7 +4,7 @@ import numpy as np
 
 from pymoo_fs._validation import check_positive_int, check_seed
 
-__all__ = ["make_heavy_tailed"]
+__all__ = ["make_heavy_tailed", "make_relevant_regression"]
 
 
 def make_heavy_tailed(n_samples: int = 450, n_features: int = 100,
@@ -54,3 +54,63 @@ def make_heavy_tailed(n_samples: int = 450, n_features: int = 100,
     X = (base + np.where(y[:, None] == 1, 0.3, -0.3) * bump) * scale[:, None]
     span = np.ptp(X, axis=0)
     return (X - X.min(axis=0)) / np.where(span > 0, span, 1.0), y.astype(np.int64)
+
+
+def make_relevant_regression(n_samples: int = 200, n_features: int = 20, n_relevant: int = 4,
+                             noise: float = 0.1, random_state: int = 0):
+    """Regression data whose target depends on a known subset of the features only.
+
+    The features are independent uniform values on [0, 1]; the target is a smooth,
+    non-linear function of the ``n_relevant`` relevant ones (chosen at random among the
+    columns), ``y = sum_j sin(2 pi x_j) + x_j`` over them, plus Gaussian noise of standard
+    deviation ``noise``. The other features are pure noise, so a wrapper selector with KNN
+    should keep exactly the relevant ones (each irrelevant one blurs the neighbourhoods).
+
+    Parameters
+    ----------
+    n_samples : int, default=200
+    n_features : int, default=20
+    n_relevant : int, default=4
+        Number of relevant features, at most ``n_features``.
+    noise : float, default=0.1
+        Standard deviation of the Gaussian noise added to the target, ``>= 0``.
+    random_state : int, default=0
+        Seed of ``numpy.random.default_rng``.
+
+    Returns
+    -------
+    dataset : RegressionDataset
+        ``X`` (n_samples, n_features) in [0, 1], ``y`` float64, ``relevant`` the sorted
+        indices of the relevant features, ``name`` ``"relevant_regression"``.
+
+    Raises
+    ------
+    ValueError
+        If a size is not a positive int, ``n_relevant > n_features``, ``noise`` is negative
+        or ``random_state`` is not a valid seed.
+
+    Examples
+    --------
+    >>> from pymoo_fs.datasets import make_relevant_regression
+    >>> data = make_relevant_regression(n_features=10, n_relevant=3)
+    >>> data.X.shape, data.relevant.tolist()
+    ((200, 10), [5, 6, 9])
+    """
+    from pymoo_fs._validation import check_real
+    from pymoo_fs.datasets.regression import RegressionDataset
+
+    n = check_positive_int("n_samples", n_samples)
+    d = check_positive_int("n_features", n_features)
+    r = check_positive_int("n_relevant", n_relevant)
+    if r > d:
+        raise ValueError(f"n_relevant={r} exceeds n_features={d}")
+    noise = check_real("noise", noise, low=0.0)
+    rng = np.random.default_rng(check_seed("random_state", random_state))
+    relevant = np.sort(rng.choice(d, size=r, replace=False))
+    X = rng.random((n, d))
+    Z = X[:, relevant]
+    y = (np.sin(2 * np.pi * Z) + Z).sum(axis=1) + noise * rng.normal(size=n)
+    return RegressionDataset(X=X, y=y, feature_names=[f"x{j}" for j in range(d)],
+                             name="relevant_regression",
+                             citation="synthetic (pymoo_fs.datasets.make_relevant_regression)",
+                             relevant=relevant)

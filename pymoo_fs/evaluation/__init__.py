@@ -6,7 +6,11 @@ fast path for KNN; it lives in the package :mod:`pymoo_fs.evaluation.knn` with i
 layout, Gram-matrix planner and pool, precision rule, settling of uncertified rows, the
 self-check of the replay of scikit-learn, the plain-numpy reference) and its numba kernels
 (:mod:`pymoo_fs.evaluation.knn.kernels`). :class:`EstimatorEvaluator` scores with any
-scikit-learn classifier; :func:`make_evaluator` chooses between them. :class:`FitBEvaluator`
+scikit-learn classifier or regressor; :func:`make_evaluator` chooses between them. A regression
+scoring (``"neg_mean_squared_error"``, ``"neg_mean_absolute_error"``, ``"r2"``) makes
+:class:`KNNEvaluator` a KNN regression evaluator (:attr:`Evaluator.target_type`); the problems
+read every evaluator's scores on one unit scale (:meth:`Evaluator.unit_scores`: the
+normalised error of a regression target). :class:`FitBEvaluator`
 scores Tran et al.'s (2019) FIT-B (balanced 1-NN accuracy plus a class-distance term) with exact
 incremental distance matrices (kernels in ``_fitb_kernels``). :class:`CrossValidatedEvaluator`
 is what the evaluators holding data and folds share; the evaluators over evaluators

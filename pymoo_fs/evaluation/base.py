@@ -16,13 +16,20 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
-from sklearn.model_selection import LeaveOneOut, StratifiedKFold
+from sklearn.model_selection import KFold, LeaveOneOut, StratifiedKFold
 
 from pymoo_fs._validation import check_int, check_seed
 
 _LOCK_INIT = threading.Lock()
 
-__all__ = ["CrossValidatedEvaluator", "Evaluator", "check_data", "make_folds"]
+__all__ = ["CrossValidatedEvaluator", "Evaluator", "REGRESSION_SCORINGS", "TARGET_TYPES",
+           "check_data", "check_target", "error_label", "make_folds", "regression_unit_scores",
+           "score_label"]
+
+#: the kinds of target an evaluator scores (:attr:`Evaluator.target_type`)
+TARGET_TYPES = ("classification", "regression")
+#: the regression scorers of the exact KNN path (scikit-learn's names; higher is better)
+REGRESSION_SCORINGS = ("neg_mean_squared_error", "neg_mean_absolute_error", "r2")
 
 #: largest |x| * sqrt(n_features) for which squared distances cannot overflow float64
 #: (sum of D squared differences of values up to m: at most 4 m^2 D, kept below 1e300)
@@ -69,10 +76,31 @@ class Evaluator(ABC):
 
     n_evaluations = 0
     n_cache_hits = 0
+    #: ``"classification"`` or ``"regression"``: the kind of target the scores are of
+    target_type = "classification"
 
     @abstractmethod
     def score(self, masks: ArrayLike) -> np.ndarray:
         """Inner-CV score of each feature subset, shape (n,)."""
+
+    def unit_scores(self, scores: ArrayLike) -> np.ndarray:
+        """Scores on the unit scale the problems read (higher is better, in [0, 1]).
+
+        For classification the scores are already on it and are returned unchanged (the
+        same array values bit for bit). A regression evaluator maps its scorer's values to
+        ``1 - error``, with ``error`` the loss divided by the loss of predicting a constant
+        on the training data, clipped to [0, 1] (see :func:`regression_unit_scores`).
+
+        Parameters
+        ----------
+        scores : array-like of float64, shape (n,)
+            Scores from :meth:`score`, :meth:`score_flips` or :meth:`holdout_score`.
+
+        Returns
+        -------
+        unit : ndarray of float64, shape (n,)
+        """
+        return np.asarray(scores, dtype=np.float64)
 
     def score_flips(self, mask: ArrayLike, features: ArrayLike | None = None) -> np.ndarray:
         """Scores of the masks obtained by flipping single features of ``mask``.
@@ -231,12 +259,17 @@ class CrossValidatedEvaluator(Evaluator):
     """
 
     def __init__(self, X: ArrayLike, y: ArrayLike, cv: Any, random_state: int | None,
-                 cache_size: int) -> None:
-        self.X, self.y, self.classes = check_data(X, y)
+                 cache_size: int, target: str = "classification") -> None:
+        self.target_type = check_target(target)
+        self.X, self.y, self.classes = check_data(X, y, target=self.target_type)
         self.cache_size = check_int("cache_size", cache_size, low=0)
         self.random_state = None if random_state is None else check_seed("random_state",
                                                                           random_state)
-        self.folds = make_folds(self.X, self.y, cv, self.random_state)
+        self.folds = make_folds(self.X, self.y, cv, self.random_state, target=self.target_type)
+        #: score of an empty mask: 0.0, or for regression the error-1 value of the scoring
+        #: (``-var(y)``, ``-mean |y - median y|``, 0.0 for R^2), never a good score
+        self.empty_score = 0.0 if self.target_type == "classification" else \
+            _constant_score(getattr(self, "scoring", None), self.y)
         self.cv = cv
         self.n_evaluations = 0
         self.n_cache_hits = 0
@@ -273,8 +306,25 @@ class CrossValidatedEvaluator(Evaluator):
 
     @property
     def n_classes(self) -> int:
-        """int: number of classes."""
-        return self.classes.size
+        """int: number of classes (0 for a regression target)."""
+        return 0 if self.classes is None else self.classes.size
+
+    def unit_scores(self, scores: ArrayLike) -> np.ndarray:
+        """Scores on the unit scale the problems read (see :meth:`Evaluator.unit_scores`).
+
+        Parameters
+        ----------
+        scores : array-like of float64, shape (n,)
+
+        Returns
+        -------
+        unit : ndarray of float64, shape (n,)
+            ``scores`` for classification; :func:`regression_unit_scores` of them (with this
+            evaluator's ``scoring`` and training targets) for regression.
+        """
+        if self.target_type == "classification":
+            return np.asarray(scores, dtype=np.float64)
+        return regression_unit_scores(scores, getattr(self, "scoring", None), self.y)
 
     # ------------------------------------------------------------------ the contract
     def score(self, masks: ArrayLike) -> np.ndarray:
@@ -365,7 +415,7 @@ class CrossValidatedEvaluator(Evaluator):
         """
         masks = self.check_masks(masks)
         X_test, y_test = self.check_test_set(X_test, y_test)
-        scores = np.zeros(masks.shape[0])
+        scores = np.full(masks.shape[0], self.empty_score)
         nonempty = np.flatnonzero(masks.any(axis=1))
         if nonempty.size:
             scores[nonempty] = self._holdout_scores(masks[nonempty], X_test, y_test)
@@ -406,10 +456,15 @@ class CrossValidatedEvaluator(Evaluator):
         if X_test.shape[0] == 0:
             raise ValueError("X_test holds no sample (shape (0, n_features))")
         _check_values(X_test, "X_test")
-        y_test = _check_labels(y_test, "y_test")
+        if self.target_type == "regression":
+            y_test = _check_targets(y_test, "y_test")
+        else:
+            y_test = _check_labels(y_test, "y_test")
         if y_test.shape != (X_test.shape[0],):
             raise ValueError(f"y_test must have shape ({X_test.shape[0]},) to match X_test, "
                              f"got {y_test.shape}")
+        if self.target_type == "regression":
+            return X_test, y_test
         if y_test.dtype.kind != self.classes.dtype.kind and not (
                 y_test.dtype.kind in "iuf" and self.classes.dtype.kind in "iuf"):
             raise ValueError(
@@ -419,7 +474,8 @@ class CrossValidatedEvaluator(Evaluator):
         return X_test, y_test
 
     def training_data(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(X, y)``: the training data (float64) and its encoded labels (int64)."""
+        """``(X, y)``: the training data (float64) and its encoded labels (int64; the float64
+        targets for a regression evaluator)."""
         return self.X, self.y
 
     # ------------------------------------------------------------------ cache
@@ -440,7 +496,7 @@ class CrossValidatedEvaluator(Evaluator):
         garbage collector's full passes over a large process (numba, pymoo) cost 10x the
         lookup itself on neighbourhoods of thousands of flips.
         """
-        scores = np.zeros(packed.shape[0])
+        scores = np.full(packed.shape[0], self.empty_score)
         todo, repeats = {}, []
         cache = self._cache
         hits = 0
@@ -491,7 +547,7 @@ class CrossValidatedEvaluator(Evaluator):
         """Hold-out scores (n,) of non-empty masks on a checked test set."""
 
 
-def check_data(X, y):
+def check_data(X, y, target="classification"):
     """Check a training set and encode its labels.
 
     Parameters
@@ -499,15 +555,18 @@ def check_data(X, y):
     X : array-like of shape (n_samples, n_features)
         Numeric training data.
     y : array-like of shape (n_samples,)
-        Class labels: numbers or strings, not mixed, no None.
+        Class labels: numbers or strings, not mixed, no None. For ``target="regression"``:
+        finite real numbers, not all equal.
+    target : {"classification", "regression"}, default="classification"
 
     Returns
     -------
     X : ndarray of float64, shape (n_samples, n_features), C-contiguous
     y : ndarray of int64, shape (n_samples,)
-        Codes ``0 .. n_classes - 1`` in the order of ``np.unique``.
-    classes : ndarray, shape (n_classes,)
-        The original labels, sorted.
+        Codes ``0 .. n_classes - 1`` in the order of ``np.unique``; for regression the
+        targets as float64.
+    classes : ndarray, shape (n_classes,), or None
+        The original labels, sorted (None for regression).
 
     Raises
     ------
@@ -516,12 +575,22 @@ def check_data(X, y):
         distances not to overflow float64 (``|x| * sqrt(n_features) < 5e149``); if ``y`` does
         not hold one label per row, mixes strings and numbers (a list such as ``["a", 1]``
         included, which numpy would turn into strings), holds None, NaN or bytes (decode
-        bytes labels to str), or has fewer than 2 classes.
+        bytes labels to str), or has fewer than 2 classes; for regression, if ``y`` is not
+        numeric, holds NaN or infinite values, or is constant (no error can be normalised by
+        a variance of 0).
     """
+    target = check_target(target)
     X = _as_float_matrix(X, "X")
     if X.shape[0] == 0 or X.shape[1] == 0:
         raise ValueError(f"X must hold at least one sample and one feature, got shape {X.shape}")
     _check_values(X, "X")
+    if target == "regression":
+        y = _check_targets(y, "y")
+        if y.shape != (X.shape[0],):
+            raise ValueError(f"y must have shape ({X.shape[0]},) to match X, got {y.shape}")
+        if y.size < 2 or np.all(y == y[0]):
+            raise ValueError("y must hold at least 2 different target values for regression")
+        return X, y, None
     y = _check_labels(y, "y")
     if y.shape != (X.shape[0],):
         raise ValueError(f"y must have shape ({X.shape[0]},) to match X, got {y.shape}")
@@ -542,21 +611,24 @@ def check_float32_range(X):
     _check_magnitude(X, "X", "float32")
 
 
-def make_folds(X, y, cv, random_state):
+def make_folds(X, y, cv, random_state, target="classification"):
     """The inner cross-validation folds of a training set.
 
     Parameters
     ----------
     X : ndarray of shape (n_samples, n_features)
     y : ndarray of int64, shape (n_samples,)
-        Encoded labels.
+        Encoded labels (float64 targets for regression).
     cv : int, "loo", iterable of (train_idx, test_idx) or scikit-learn splitter
-        An int ``k >= 2`` gives ``StratifiedKFold(k, shuffle=True, random_state=random_state)``;
+        An int ``k >= 2`` gives ``StratifiedKFold(k, shuffle=True, random_state=random_state)``
+        (``KFold(k, shuffle=True, random_state=random_state)`` for ``target="regression"``:
+        a continuous target has no classes to stratify);
         ``"loo"`` gives leave-one-out; an object with a ``split(X, y)`` method (a scikit-learn
         splitter such as ``RepeatedStratifiedKFold`` or ``GroupKFold`` without groups) is asked
         for its splits once; an iterable of index-array pairs is used as given.
     random_state : int or None
         Seed of the shuffling for an int ``cv``.
+    target : {"classification", "regression"}, default="classification"
 
     Returns
     -------
@@ -589,7 +661,8 @@ def make_folds(X, y, cv, random_state):
                              f"got {cv!r}")
         if cv > n:
             raise ValueError(f"cv={cv} folds need at least {cv} samples, got {n}")
-        splitter = StratifiedKFold(n_splits=int(cv), shuffle=True, random_state=random_state)
+        kind = KFold if target == "regression" else StratifiedKFold
+        splitter = kind(n_splits=int(cv), shuffle=True, random_state=random_state)
         try:
             splits = list(splitter.split(X, y))
         except ValueError as exc:  # every class smaller than cv: scikit-learn refuses
@@ -738,6 +811,140 @@ def _check_labels(y, name):
         y = y.astype(np.int64)
     return y
 
+
+
+def check_target(target):
+    """``target`` if it is ``"classification"`` or ``"regression"``, else ValueError.
+
+    Raises
+    ------
+    ValueError
+        Naming the value and the accepted ones.
+    """
+    if not isinstance(target, str) or target not in TARGET_TYPES:
+        raise ValueError(f"target must be one of {TARGET_TYPES}, got {target!r}")
+    return target
+
+
+def regression_unit_scores(scores, scoring, y):
+    """Regression scores mapped to ``1 - error`` with a normalised, clipped error.
+
+    The error of a subset is its loss divided by the loss of the best constant prediction on
+    the training targets ``y``: the mean squared error over the variance of ``y`` (population
+    variance, ``ddof=0``: the MSE of predicting the training mean), the mean absolute error
+    over ``mean |y - median(y)|``, and ``1 - R^2`` for ``"r2"``. So an error of 1 is "no
+    better than predicting the mean" and 0 is a perfect fit. The error is clipped to [0, 1]:
+    a subset worse than the constant prediction gets 1 (it is no use, and HV and IGD need the
+    reference point (1, 1) to bound every point). For MSE this is the normalised MSE (NMSE),
+    also the fraction of variance unexplained, ``1 - R^2`` with the training variance in the
+    denominator (Hastie, Tibshirani & Friedman, *The Elements of Statistical Learning*,
+    2nd ed., Sec. 3.2 for R^2; the NMSE of Casdagli 1989, "Nonlinear prediction of chaotic
+    time series", Physica D 35).
+
+    Parameters
+    ----------
+    scores : array-like of float64, shape (n,)
+        Mean inner-CV (or hold-out) values of ``scoring``, scikit-learn's sign convention
+        (higher is better: ``-MSE``, ``-MAE``, ``R^2``).
+    scoring : str
+        One of ``"neg_mean_squared_error"``, ``"neg_mean_absolute_error"``, ``"r2"``.
+    y : ndarray of float64, shape (n_samples,)
+        The training targets (the evaluator's).
+
+    Returns
+    -------
+    unit : ndarray of float64, shape (n,)
+        ``1 - clip(error, 0, 1)``.
+
+    Raises
+    ------
+    ValueError
+        For another ``scoring`` (a custom regression scorer has no known baseline), naming it.
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    if scoring == "neg_mean_squared_error":
+        error = -scores / np.var(y)
+    elif scoring == "neg_mean_absolute_error":
+        error = -scores / np.mean(np.abs(y - np.median(y)))
+    elif scoring == "r2":
+        error = 1.0 - scores
+    else:
+        raise ValueError(f"scoring={scoring!r} has no normalised error for the problems; use "
+                         f"one of {REGRESSION_SCORINGS}")
+    return 1.0 - np.clip(error, 0.0, 1.0)
+
+
+_ERROR_LABELS = {"neg_mean_squared_error": "normalised MSE",
+                 "neg_mean_absolute_error": "normalised MAE", "r2": "1 - R^2"}
+
+
+def error_label(scoring):
+    """The name of the error objective (``1 - unit score``) for a scoring, in words.
+
+    Parameters
+    ----------
+    scoring : str or None
+        The protocol's or evaluator's scoring.
+
+    Returns
+    -------
+    label : str
+        ``"classification error"`` for the classification scorings (and None);
+        ``"normalised MSE"``, ``"normalised MAE"`` or ``"1 - R^2"`` for the regression ones
+        (:func:`regression_unit_scores`).
+    """
+    return _ERROR_LABELS.get(scoring, "classification error")
+
+
+def score_label(scoring):
+    """The name of the unit score (what the problems and reports store) for a scoring.
+
+    Parameters
+    ----------
+    scoring : str or None
+
+    Returns
+    -------
+    label : str
+        The scoring in words for classification (``"accuracy"``, ``"balanced accuracy"``;
+        None is ``"accuracy"``); ``"1 - normalised MSE"`` and the like for regression.
+    """
+    if scoring in _ERROR_LABELS:
+        return "R^2 (clipped to [0, 1])" if scoring == "r2" else f"1 - {_ERROR_LABELS[scoring]}"
+    return (scoring or "accuracy").replace("_", " ")
+
+
+def _constant_score(scoring, y):
+    """The ``scoring`` value of predicting the best constant on ``y`` (error 1)."""
+    if scoring == "neg_mean_squared_error":
+        return -float(np.var(y))
+    if scoring == "neg_mean_absolute_error":
+        return -float(np.mean(np.abs(y - np.median(y))))
+    return 0.0
+
+
+def _check_targets(y, name):
+    """A 1-D float64 array of finite real targets."""
+    if isinstance(y, (str, bytes)):
+        raise ValueError(f"{name} must be a 1-D array of real-valued targets, got a string")
+    try:
+        y = np.asarray(y)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{name} must be a 1-D array of real-valued targets: {exc}") from None
+    if y.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D array of real-valued targets, got shape "
+                         f"{y.shape}")
+    if y.dtype == object:
+        if not all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in y.tolist()):
+            raise ValueError(f"{name} must hold real numbers for regression, got objects")
+        y = y.astype(np.float64)
+    if y.dtype.kind not in "iuf":
+        raise ValueError(f"{name} must hold real numbers for regression, got dtype {y.dtype}")
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    if not np.isfinite(y).all():
+        raise ValueError(f"{name} holds {int((~np.isfinite(y)).sum())} NaN or infinite "
+                         f"targets")
+    return y
 
 
 def flip_rows(mask, features):

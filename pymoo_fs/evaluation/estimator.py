@@ -1,4 +1,5 @@
-"""Wrapper evaluation with any scikit-learn classifier, and the choice between the two paths."""
+"""Wrapper evaluation with any scikit-learn classifier or regressor, and the choice between
+the two paths."""
 
 import warnings
 from typing import Any
@@ -6,12 +7,12 @@ from typing import Any
 import numpy as np
 from joblib import Parallel, delayed, parallel_config
 from numpy.typing import ArrayLike
-from sklearn.base import clone, is_classifier
+from sklearn.base import clone, is_classifier, is_regressor
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import cross_val_score
 
 from pymoo_fs._validation import check_int, check_keywords
-from pymoo_fs.evaluation.base import CrossValidatedEvaluator
+from pymoo_fs.evaluation.base import REGRESSION_SCORINGS, CrossValidatedEvaluator
 from pymoo_fs.evaluation.knn import KNNEvaluator
 
 __all__ = ["EstimatorEvaluator", "make_evaluator"]
@@ -23,13 +24,16 @@ ESTIMATOR_OPTIONS = ("cv", "random_state", "scoring", "n_jobs", "cache_size")
 
 
 class EstimatorEvaluator(CrossValidatedEvaluator):
-    """Inner cross-validation score of any scikit-learn classifier on feature subsets.
+    """Inner cross-validation score of any scikit-learn classifier or regressor on feature
+    subsets.
 
     For every boolean mask ``m``, :meth:`score` returns exactly::
 
         cross_val_score(clone(estimator), X[:, m], y, cv=ev.folds, scoring=scoring).mean()
 
-    It implements the :class:`~pymoo_fs.evaluation.Evaluator` contract with the same cache and
+    A regressor (``sklearn.base.is_regressor``) makes a regression evaluator
+    (:attr:`target_type` ``"regression"``): real-valued targets, ``KFold`` folds for an int
+    ``cv`` (not stratified), and the regressors' scorers. It implements the :class:`~pymoo_fs.evaluation.Evaluator` contract with the same cache and
     counters as :class:`~pymoo_fs.evaluation.KNNEvaluator`, which is the fast path for KNN.
 
     Parameters
@@ -37,18 +41,24 @@ class EstimatorEvaluator(CrossValidatedEvaluator):
     X : array-like of shape (n_samples, n_features)
         Training data, converted to a C-contiguous float64 array.
     y : array-like of shape (n_samples,)
-        Class labels (numbers or strings, not mixed); the estimator sees them as given.
-    estimator : scikit-learn classifier
+        Class labels (numbers or strings, not mixed); the estimator sees them as given. For a
+        regressor: finite real targets (as float64), not all equal.
+    estimator : scikit-learn classifier or regressor
         Cloned (unfitted) for every fold of every mask. Give stochastic estimators a fixed
         ``random_state``, or their scores are not reproducible.
     cv : int, "loo", scikit-learn splitter or list of (train_idx, test_idx), default=10
         Inner cross-validation, fixed at construction (see
         :func:`~pymoo_fs.evaluation.base.make_folds`).
-    scoring : str or callable, default="accuracy"
-        A scikit-learn scorer name or scorer callable, as ``cross_val_score`` takes it, whose
-        values lie in [0, 1] (the search minimises ``1 - score``): a ``neg_*`` scorer,
-        ``"r2"``, ``"matthews_corrcoef"`` and the like are refused at construction, and a
-        callable that returns a value outside [0, 1] is refused when it does.
+    scoring : str or callable, optional
+        A scikit-learn scorer name or scorer callable, as ``cross_val_score`` takes it.
+        Default: ``"accuracy"`` for a classifier, ``"neg_mean_squared_error"`` for a
+        regressor. The problems need a regressor's scores on their unit scale
+        (:meth:`unit_scores`), which is defined for ``"neg_mean_squared_error"``,
+        ``"neg_mean_absolute_error"`` and ``"r2"``.
+        A classifier's scorer must give values in [0, 1] (the search minimises ``1 - score``):
+        a ``neg_*`` scorer, ``"r2"``, ``"matthews_corrcoef"`` and the like are refused at
+        construction, and a callable that returns a value outside [0, 1] is refused when it
+        does.
     random_state : int or None, default=0
         Seed of the fold shuffling for an int ``cv``.
     n_jobs : int, optional
@@ -68,7 +78,7 @@ class EstimatorEvaluator(CrossValidatedEvaluator):
     Raises
     ------
     ValueError
-        If ``estimator`` is not a scikit-learn classifier, ``scoring`` is not a valid scorer,
+        If ``estimator`` is not a scikit-learn classifier or regressor, ``scoring`` is not a valid scorer,
         ``n_jobs`` is not an int (-1 or >= 1), or the data or ``cv`` fail the checks of
         :class:`~pymoo_fs.evaluation.Evaluator`. Later, from :meth:`score` and
         :meth:`holdout_score`: when the scorer fails or returns NaN on a fold or on the test
@@ -96,35 +106,42 @@ class EstimatorEvaluator(CrossValidatedEvaluator):
     """
 
     def __init__(self, X: ArrayLike, y: ArrayLike, estimator: Any, cv: Any = 10,
-                 scoring: Any = "accuracy", random_state: int | None = 0,
+                 scoring: Any = None, random_state: int | None = 0,
                  n_jobs: int | None = None, cache_size: int = 100_000) -> None:
-        if not _is_classifier(estimator):
-            raise ValueError(f"estimator must be a scikit-learn classifier, got {estimator!r}")
+        regression = _is_regressor(estimator)
+        if not regression and not _is_classifier(estimator):
+            raise ValueError(f"estimator must be a scikit-learn classifier or regressor, got "
+                             f"{estimator!r}")
+        if scoring is None:
+            scoring = "neg_mean_squared_error" if regression else "accuracy"
         try:
             self._scorer = check_scoring(estimator, scoring=scoring)
         except (ValueError, TypeError) as exc:
             raise ValueError(f"scoring={scoring!r} is not a valid scorer: {exc}") from None
-        if isinstance(scoring, str) and (scoring.startswith("neg_") or scoring in _UNBOUNDED):
+        if not regression and isinstance(scoring, str) and (scoring.startswith("neg_")
+                                                            or scoring in _UNBOUNDED):
+            # a classifier's score must be in [0, 1]; a regressor's goes to its unit scale
             raise ValueError(_UNIT_MESSAGE.format(scoring=scoring, value="values outside"))
         if n_jobs is not None and n_jobs != -1:
             check_int("n_jobs", n_jobs, low=1)
         self.estimator = estimator
         self.scoring = scoring
         self.n_jobs = n_jobs
-        super().__init__(X, y, cv, random_state, cache_size)
-        self._labels = self.classes[self.y]
+        super().__init__(X, y, cv, random_state, cache_size,
+                         target="regression" if regression else "classification")
+        self._labels = self.y if regression else self.classes[self.y]
 
     def _compute(self, masks):
         n_jobs = self._n_workers(masks.shape[0])
         if n_jobs == 1:
-            return _in_unit(_cv_scores(self.estimator, self.X, self._labels, masks,
-                                       self.folds, self.scoring), self.scoring)
+            return self._in_unit(_cv_scores(self.estimator, self.X, self._labels, masks,
+                                            self.folds, self.scoring))
         chunks = np.array_split(np.arange(masks.shape[0]), n_jobs)
         with parallel_config(backend="loky", inner_max_num_threads=1):
             parts = Parallel(n_jobs=n_jobs)(
                 delayed(_cv_scores)(self.estimator, self.X, self._labels, masks[c], self.folds,
                                     self.scoring) for c in chunks)
-        return _in_unit(np.concatenate(parts), self.scoring)
+        return self._in_unit(np.concatenate(parts))
 
     def _holdout_scores(self, masks, X_test, y_test):
         scores = np.empty(masks.shape[0])
@@ -144,6 +161,13 @@ class EstimatorEvaluator(CrossValidatedEvaluator):
                     f"(a mask of {int(mask.sum())} features); choose a scorer that suits "
                     "these labels"
                 )
+        return self._in_unit(scores)
+
+    def _in_unit(self, scores):
+        """A classifier's scores, refused where one lies outside [0, 1]; a regressor's as they
+        are (the problems read them on their unit scale, :meth:`unit_scores`)."""
+        if self.target_type == "regression":
+            return scores
         return _in_unit(scores, self.scoring)
 
     def _n_workers(self, n_masks):
@@ -176,6 +200,23 @@ def _is_classifier(estimator):
     try:
         return bool(is_classifier(estimator))
     except (AttributeError, TypeError):  # not a scikit-learn estimator at all
+        return False
+
+
+def _continuous(y):
+    """Whether ``y`` is a continuous target (scikit-learn's ``type_of_target``)."""
+    from sklearn.utils.multiclass import type_of_target
+
+    try:
+        return type_of_target(y) == "continuous"
+    except (ValueError, TypeError):
+        return False
+
+
+def _is_regressor(estimator):
+    try:
+        return bool(is_regressor(estimator))
+    except (AttributeError, TypeError):
         return False
 
 
@@ -220,16 +261,22 @@ def _nan_message(estimator, X, y, mask, folds, scoring, f):
 
 def make_evaluator(X: ArrayLike, y: ArrayLike, estimator: Any = None,
                    **options: Any) -> CrossValidatedEvaluator:
-    """The evaluator for a classifier: the compiled KNN path where exact, else the general one.
+    """The evaluator for a classifier or regressor: the compiled KNN path where exact, else the
+    general one.
 
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features)
         Training data.
     y : array-like of shape (n_samples,)
-        Class labels.
-    estimator : scikit-learn classifier, optional
-        Default: KNN with ``n_neighbors`` (default 5). A ``KNeighborsClassifier`` with uniform
+        Class labels (real-valued targets for regression).
+    estimator : scikit-learn classifier or regressor, optional
+        Default: KNN with ``n_neighbors`` (default 5): a classifier, or a regressor when
+        ``scoring`` is one of ``"neg_mean_squared_error"``, ``"neg_mean_absolute_error"``,
+        ``"r2"``, or when no ``scoring`` is given and ``y`` is continuous
+        (``sklearn.utils.multiclass.type_of_target(y) == "continuous"``: non-integral
+        numbers; then ``scoring="neg_mean_squared_error"``). A ``KNeighborsClassifier`` (``KNeighborsRegressor`` with one of those
+        three scorings, the default ``"neg_mean_squared_error"``) with uniform
         weights, Euclidean distance (``metric="minkowski", p=2`` or ``"euclidean"``) and the
         default ``algorithm="auto"`` and ``leaf_size=30`` takes the fast path,
         :class:`~pymoo_fs.evaluation.KNNEvaluator` (whose uncertifiable votes are decided by
@@ -266,8 +313,15 @@ def make_evaluator(X: ArrayLike, y: ArrayLike, estimator: Any = None,
     'EstimatorEvaluator'
     """
     check_keywords("make_evaluator()", options, KNN_OPTIONS + ESTIMATOR_OPTIONS)
+    regression = _is_regressor(estimator) if estimator is not None else (
+        isinstance(options.get("scoring"), str) and options["scoring"] in REGRESSION_SCORINGS)
+    if estimator is None and options.get("scoring") is None and _continuous(y):
+        regression = True  # no estimator, no scoring, a continuous target: KNN regression
+    if regression and options.get("scoring") is None:
+        options["scoring"] = "neg_mean_squared_error"
     scoring = options.get("scoring", "accuracy")
-    fast_scoring = isinstance(scoring, str) and scoring in ("accuracy", "balanced_accuracy")
+    fast_scorings = REGRESSION_SCORINGS if regression else ("accuracy", "balanced_accuracy")
+    fast_scoring = isinstance(scoring, str) and scoring in fast_scorings
     if estimator is None:
         estimator_given = False
         k = options.pop("n_neighbors", 5)
@@ -285,18 +339,18 @@ def make_evaluator(X: ArrayLike, y: ArrayLike, estimator: Any = None,
             options["n_threads"] = None if n_jobs in (None, -1) else n_jobs
         return KNNEvaluator(X, y, n_neighbors=k, **options)
     if not estimator_given:
-        from sklearn.neighbors import KNeighborsClassifier
+        from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
 
-        estimator = KNeighborsClassifier(n_neighbors=k)
+        estimator = (KNeighborsRegressor if regression else KNeighborsClassifier)(n_neighbors=k)
     name = type(estimator).__name__
     check_keywords(f"the estimator evaluator (for {name})", options, ESTIMATOR_OPTIONS)
     return EstimatorEvaluator(X, y, estimator, **options)
 
 
 def _is_fast_knn(estimator):
-    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
 
-    if not isinstance(estimator, KNeighborsClassifier):
+    if not isinstance(estimator, (KNeighborsClassifier, KNeighborsRegressor)):
         return False
     p = estimator.get_params()
     euclidean = p["metric"] == "euclidean" or (p["metric"] == "minkowski" and p["p"] == 2)

@@ -168,6 +168,15 @@ class RepeatedCrossValidation(Evaluator):
         """The first evaluator's training data (every repetition holds the same)."""
         return self.evaluators[0].training_data()
 
+    @property
+    def target_type(self) -> str:  # type: ignore[override]
+        """str: the first evaluator's target type."""
+        return self.evaluators[0].target_type
+
+    def unit_scores(self, scores: ArrayLike) -> np.ndarray:
+        """The first evaluator's unit scale (see :meth:`Evaluator.unit_scores`)."""
+        return self.evaluators[0].unit_scores(scores)
+
     def score_flips(self, mask: ArrayLike, features: ArrayLike | None = None) -> np.ndarray:
         """:meth:`score` of the one-feature flips of ``mask``, each repetition incremental.
 
@@ -277,6 +286,15 @@ class FrontRecorder(Evaluator):
         """The wrapped evaluator's training data."""
         return self.evaluator.training_data()
 
+    @property
+    def target_type(self) -> str:  # type: ignore[override]
+        """str: the wrapped evaluator's target type."""
+        return self.evaluator.target_type
+
+    def unit_scores(self, scores: ArrayLike) -> np.ndarray:
+        """The wrapped evaluator's unit scale (see :meth:`Evaluator.unit_scores`)."""
+        return self.evaluator.unit_scores(scores)
+
     def clear_cache(self) -> None:
         """Clear the wrapped evaluator's cache (the archive is kept)."""
         self.evaluator.clear_cache()
@@ -284,7 +302,8 @@ class FrontRecorder(Evaluator):
     def _offer(self, masks, scores):
         from pymoo_fs.pareto import nondominated_union  # imports pymoo
 
-        F = np.vstack([self.F, np.column_stack([1.0 - scores, masks.sum(axis=1)])])
+        F = np.vstack([self.F, np.column_stack([1.0 - self.evaluator.unit_scores(scores),
+                                                masks.sum(axis=1)])])
         keep = nondominated_union(F)
         self.F = F[keep]
         self.masks = np.vstack([self.masks, masks])[keep]

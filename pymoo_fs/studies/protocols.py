@@ -10,14 +10,30 @@ doi:10.1109/CEC45853.2021.9504949.
 import weakref
 
 import numpy as np
-from sklearn.model_selection import StratifiedKFold
+from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
 
 from pymoo_fs.datasets import WekaStratifiedKFold, holdout_indices, load_dataset
+from pymoo_fs.evaluation.base import REGRESSION_SCORINGS
 from pymoo_fs.datasets.splitting import _fit_scaler
 from pymoo_fs.seeds import run_seed
 
-__all__ = ["data_fingerprint", "load_dataset_cached", "outer_splits", "prepare_split",
-           "make_problem"]
+__all__ = ["data_fingerprint", "is_regression", "load_dataset_cached", "outer_splits",
+           "prepare_split", "make_problem"]
+
+
+def is_regression(protocol):
+    """Whether a protocol scores a real-valued target (its ``scoring`` is a regression
+    scoring: ``"neg_mean_squared_error"``, ``"neg_mean_absolute_error"`` or ``"r2"``).
+
+    Parameters
+    ----------
+    protocol : Protocol
+
+    Returns
+    -------
+    bool
+    """
+    return getattr(protocol, "scoring", None) in REGRESSION_SCORINGS
 
 
 def outer_splits(y, protocol, seed, dataset):
@@ -37,7 +53,9 @@ def outer_splits(y, protocol, seed, dataset):
     Returns
     -------
     splits : list of (ndarray, ndarray)
-        One pair for a hold-out split (stratified, ``protocol.test_size``), ``outer_folds``
+        One pair for a hold-out split (stratified, ``protocol.test_size``; for a regression
+        protocol, :func:`is_regression`, shuffled without stratification, and the outer
+        folds are ``KFold(outer_folds, shuffle=True)``), ``outer_folds``
         pairs for an outer stratified k-fold cross-validation (scikit-learn's
         ``StratifiedKFold``, or Weka's folds with ``protocol.stratification="weka"``). Indices
         sorted.
@@ -50,6 +68,14 @@ def outer_splits(y, protocol, seed, dataset):
     """
     rs = run_seed(seed, "outer split", dataset)
     index = np.arange(y.shape[0])
+    if is_regression(protocol):
+        # a real-valued target: shuffled, not stratified (no classes)
+        if protocol.split == "holdout":
+            train, test = train_test_split(index, test_size=protocol.test_size,
+                                           random_state=rs)
+            return [(np.sort(train), np.sort(test))]
+        folds = KFold(protocol.outer_folds, shuffle=True, random_state=rs)
+        return [(np.sort(a), np.sort(b)) for a, b in folds.split(index)]
     try:
         if protocol.split == "holdout":
             return [holdout_indices(y, protocol.test_size, rs)]
@@ -136,7 +162,7 @@ def make_problem(protocol, X_train, y_train, X_test, y_test, seed, dataset, fold
 _datasets = {}
 
 
-def load_dataset_cached(dataset, data_dir=None, target=None):
+def load_dataset_cached(dataset, data_dir=None, target=None, regression=False):
     """:func:`pymoo_fs.datasets.load_dataset`, read once per process (warnings shown once).
 
     Parameters
@@ -146,10 +172,13 @@ def load_dataset_cached(dataset, data_dir=None, target=None):
     data_dir : str, optional
     target : str, optional
         The class column (``load_dataset``'s ``target``); default the last one.
+    regression : bool, default=False
+        Read the target as real numbers (:func:`pymoo_fs.datasets.load_regression_dataset`;
+        the regression names ``"diabetes"`` and ``"concrete"`` are read so either way).
 
     Returns
     -------
-    dataset : Dataset
+    dataset : Dataset or RegressionDataset
         Read again when the file changed (its size, modification time or inode), or when
         ``PYMOO_FS_DATA`` or the working directory did.
     """
@@ -161,10 +190,15 @@ def load_dataset_cached(dataset, data_dir=None, target=None):
         cwd = os.getcwd()
     except OSError:  # the working directory was removed
         cwd = None
-    key = (dataset, data_dir, target, os.environ.get(DATA_ENV_VAR), cwd)
+    key = (dataset, data_dir, target, bool(regression), os.environ.get(DATA_ENV_VAR), cwd)
     cached = _datasets.get(key)
     if cached is None or _file_state(cached[0].source) != cached[1]:  # edited: read again
-        data = load_dataset(dataset, data_dir=data_dir, target=target)
+        if regression:
+            from pymoo_fs.datasets import load_regression_dataset
+
+            data = load_regression_dataset(dataset, data_dir=data_dir, target=target)
+        else:
+            data = load_dataset(dataset, data_dir=data_dir, target=target)
         cached = _datasets[key] = (data, _file_state(data.source))
     return cached[0]
 
@@ -204,7 +238,8 @@ def data_fingerprint(dataset):
     -------
     fingerprint : dict
         ``"sha256"``: the SHA-256 of the feature matrix (its shape and float64 values, C
-        order), the integer codes ``y`` (int64) and the class labels (as text); ``"source"``:
+        order), the integer codes ``y`` (int64) and the class labels (as text), or for a
+        regression target its values (float64); ``"source"``:
         where it was read from (:attr:`~pymoo_fs.datasets.Dataset.source`, an absolute path or
         ``"bundled NAME.csv.gz"``); ``"n_samples"``, ``"n_features"``, ``"n_classes"``. Equal
         data give equal hashes whatever the file's format or folder; one changed value, row,
@@ -224,8 +259,12 @@ def data_fingerprint(dataset):
     X = np.ascontiguousarray(dataset.X, dtype=np.float64)
     digest.update(repr(X.shape).encode())
     digest.update(X.tobytes())
-    digest.update(np.ascontiguousarray(dataset.y, dtype=np.int64).tobytes())
-    digest.update("\x00".join(str(c) for c in dataset.classes.tolist()).encode())
+    if getattr(dataset, "target_type", "classification") == "regression":
+        digest.update(b"regression\x00")
+        digest.update(np.ascontiguousarray(dataset.y, dtype=np.float64).tobytes())
+    else:
+        digest.update(np.ascontiguousarray(dataset.y, dtype=np.int64).tobytes())
+        digest.update("\x00".join(str(c) for c in dataset.classes.tolist()).encode())
     return {"sha256": digest.hexdigest(), "source": dataset.source,
             "n_samples": int(X.shape[0]), "n_features": int(X.shape[1]),
             "n_classes": int(dataset.n_classes)}

@@ -552,7 +552,9 @@ def reference_record(spec, dataset, fold=0):
     every = np.ones((1, problem.n_var), dtype=bool)
     return {"dataset": name, "fold": fold, "n_features": int(problem.n_var),
             "n_train": int(problem.n_train), "n_test": int(problem.X_test.shape[0]),
-            "classes": [str(c) for c in spec.load_dataset(dataset).classes],
+            "classes": [str(c) for c in (spec.load_dataset(dataset).classes
+                                         if spec.load_dataset(dataset).classes is not None
+                                         else [])],
             "score_train": float(problem.score(every)[0]),
             "score_test": float(problem.holdout_score(every)[0])}
 

@@ -41,7 +41,8 @@ from pymoo_fs.algorithms.registry import (BUILTIN, algorithm_info, algorithm_nam
 from pymoo_fs.problems.objectives import (FitBObjective, FitEObjective, ParetoObjective,
                                           WeightedObjective, make_objective,
                                           objective_names)
-from pymoo_fs.studies.protocols import load_dataset_cached
+from pymoo_fs.evaluation.base import REGRESSION_SCORINGS
+from pymoo_fs.studies.protocols import is_regression, load_dataset_cached
 
 __all__ = ["AlgorithmSpec", "Budget", "PRESETS", "Protocol", "StudySpec", "StudySpecError",
            "load_study"]
@@ -159,9 +160,14 @@ class Protocol:
         k of the KNN wrapper.
     inner_cv : int or "loo"
         Inner cross-validation of the training part.
-    scoring : {"accuracy", "balanced_accuracy"}
+    scoring : {"accuracy", "balanced_accuracy", "neg_mean_squared_error", \
+"neg_mean_absolute_error", "r2"}
         Score of the inner estimate and of the test set (with FIT-B, of the test set only:
-        FIT-B's inner estimate is balanced by definition).
+        FIT-B's inner estimate is balanced by definition). A regression scoring makes a
+        regression protocol: the datasets' targets are real numbers, the outer splits are
+        shuffled without stratification (``KFold`` for ``outer_cv``), the wrapper is
+        ``KNeighborsRegressor`` and the error is normalised by the constant prediction's
+        (the normalised MSE for ``"neg_mean_squared_error"``, clipped to [0, 1]).
     objective : Objective, str or dict
         What the search minimises (:mod:`pymoo_fs.problems.objectives`): an
         :class:`~pymoo_fs.problems.objectives.Objective`, a name (``"pareto"``,
@@ -247,7 +253,7 @@ class Protocol:
         _choice("split", self.split, ("holdout", "outer_cv"))
         _choice("stratification", self.stratification, ("sklearn", "weka"))
         _choice("scaling", self.scaling, ("minmax", "symmetric_whole", "none"))
-        _choice("scoring", self.scoring, ("accuracy", "balanced_accuracy"))
+        _choice("scoring", self.scoring, ("accuracy", "balanced_accuracy") + REGRESSION_SCORINGS)
         _choice("statistic", self.statistic, ("ranksum", "signedrank"))
         object.__setattr__(self, "objective", make_objective(self.objective))
         if not _is_real(self.test_size) or not 0 < self.test_size < 1:
@@ -564,7 +570,8 @@ class StudySpec:
         ValueError
             As :func:`pymoo_fs.datasets.load_dataset`.
         """
-        return load_dataset_cached(dataset, self.data_dir, self.targets.get(dataset))
+        return load_dataset_cached(dataset, self.data_dir, self.targets.get(dataset),
+                                   regression=is_regression(self.protocol))
 
     def validate(self) -> None:
         """Check what can only be checked by trying: every algorithm builds, every dataset loads.

@@ -5,6 +5,7 @@ The KNN evaluator's argument checks are tried here, not changed: it belongs to t
 
 import numpy as np
 import pytest
+from sklearn.cluster import KMeans
 from sklearn.linear_model import LinearRegression
 from sklearn.neighbors import KNeighborsClassifier
 
@@ -149,9 +150,15 @@ CASES += [
          lambda: _ev().holdout_score(MASKS, X[:0], Y[:0]),
          Raises(ValueError, r"X_test holds no sample")),
     # ---------------------------------------------------------------- estimator and scorer
-    Case("EstimatorEvaluator", "a regressor", "wrong type",
-         lambda: EstimatorEvaluator(X, Y, LinearRegression()),
-         Raises(ValueError, "estimator must be a scikit-learn classifier, got LinearRegression")),
+    # a regressor is taken since the regression issue; a clusterer is neither
+    Case("EstimatorEvaluator", "a clusterer", "wrong type",
+         lambda: EstimatorEvaluator(X, Y, KMeans(n_clusters=2, n_init=1)),
+         Raises(ValueError, "estimator must be a scikit-learn classifier or regressor, got "
+                "KMeans")),
+    Case("EstimatorEvaluator", "a regressor on class labels", "wrong type",
+         lambda: EstimatorEvaluator(X, np.array(["a", "b"] * (len(Y) // 2) + ["a"] * (len(Y) % 2)),
+                                    LinearRegression()),
+         Raises(ValueError, "y must hold real numbers for regression")),
     Case("EstimatorEvaluator", "estimator class, not instance", "wrong type",
          lambda: EstimatorEvaluator(X, Y, KNeighborsClassifier),
          Raises(ValueError, "estimator must be a scikit-learn classifier")),

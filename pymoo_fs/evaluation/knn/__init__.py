@@ -13,6 +13,8 @@
 * :mod:`.parallel` - numba's threads and BLAS's for one kernel call;
 * :mod:`.reference` - the plain-numpy statement of what the kernels compute (and the
   ``backend="numpy"`` path);
+* :mod:`.regression` - the regression scorings' path: KNN means of neighbours certified in
+  order, on the numpy statement's distances, ties settled by scikit-learn per fold;
 * :mod:`.kernels` - every line of numba code: the certified kernels, the replay of
   scikit-learn's brute force and kd-tree (:mod:`.kernels.sklearn_replay`, versioned against
   scikit-learn), BLAS, and the one rounding-error bound (:mod:`.kernels.bounds`).

@@ -12,7 +12,12 @@ import os
 import numpy as np
 
 from pymoo_fs._validation import check_choice, check_int, check_positive_int
-from pymoo_fs.evaluation.base import CrossValidatedEvaluator, check_float32_range, flip_rows
+from pymoo_fs.evaluation.base import (
+    REGRESSION_SCORINGS,
+    CrossValidatedEvaluator,
+    check_float32_range,
+    flip_rows,
+)
 from pymoo_fs.evaluation.knn import reference, selfcheck
 from pymoo_fs.evaluation.knn.layout import FoldLayout, RowSeeds, encode_test_labels, fold_score
 from pymoo_fs.evaluation.knn.parallel import (ParallelContext, default_threads,
@@ -22,7 +27,7 @@ from pymoo_fs.evaluation.knn.planner import GramPlanner, make_kept
 from pymoo_fs.evaluation.knn.precision import AutoPrecision, float32_holds
 from pymoo_fs.evaluation.knn.settle import RowSettler
 
-_SCORINGS = ("accuracy", "balanced_accuracy")
+_SCORINGS = ("accuracy", "balanced_accuracy") + REGRESSION_SCORINGS
 _BACKENDS = ("numba", "numpy")
 _PRECISIONS = ("auto", "float64", "float32")
 #: sorted nearest candidates kept per row for score_flips: the shortest prefix and the longest
@@ -53,7 +58,14 @@ class KNNEvaluator(CrossValidatedEvaluator):
         cross_val_score(KNeighborsClassifier(n_neighbors=k), X[:, m], y, cv=ev.folds).mean()
 
     (with ``scoring="balanced_accuracy"`` when ``scoring="balanced_accuracy"``), where ``X`` is
-    the float64 copy held in :attr:`X`. It implements the
+    the float64 copy held in :attr:`X`. With a regression ``scoring``
+    (``"neg_mean_squared_error"``, ``"neg_mean_absolute_error"``, ``"r2"``) it is a KNN
+    regression evaluator (:attr:`target_type` ``"regression"``) and returns exactly::
+
+        cross_val_score(KNeighborsRegressor(n_neighbors=k), X[:, m], y, cv=ev.folds,
+                        scoring=scoring).mean()
+
+    (see Notes, "Regression"). It implements the
     :class:`~pymoo_fs.evaluation.Evaluator` contract. One squared-distance matrix per mask
     serves every fold: a sample's candidate neighbours are the training samples of its fold.
 
@@ -63,7 +75,9 @@ class KNNEvaluator(CrossValidatedEvaluator):
         Training data (already scaled), converted to a C-contiguous float64 array.
     y : array-like of shape (n_samples,)
         Class labels of any type; encoded internally as ``0 .. n_classes - 1`` in the order of
-        ``np.unique(y)`` (scikit-learn's ``classes_`` order).
+        ``np.unique(y)`` (scikit-learn's ``classes_`` order). For a regression ``scoring``:
+        finite real targets, held as float64 (scores equal scikit-learn's on ``y`` as
+        float64), not all equal.
     n_neighbors : int, default=5
         ``k`` of KNN. Must not exceed the size of any fold's training part.
     cv : int, "loo", scikit-learn splitter or list of (train_idx, test_idx), default=10
@@ -75,9 +89,13 @@ class KNNEvaluator(CrossValidatedEvaluator):
         :attr:`folds` (see :func:`~pymoo_fs.evaluation.base.make_folds`).
     random_state : int or None, default=0
         Seed of the fold shuffling for an int ``cv``.
-    scoring : {"accuracy", "balanced_accuracy"}, default="accuracy"
+    scoring : {"accuracy", "balanced_accuracy", "neg_mean_squared_error", \
+"neg_mean_absolute_error", "r2"}, default="accuracy"
         Score of each fold: accuracy, or balanced accuracy (the mean per-class recall over the
-        classes present in the fold's test part). The folds' scores are then averaged.
+        classes present in the fold's test part); or, for a real-valued target, scikit-learn's
+        regression scorer of that name (an int ``cv`` then gives ``KFold(cv, shuffle=True,
+        random_state=random_state)``; ``"r2"`` needs 2 test samples per fold). The folds'
+        scores are then averaged.
     cache_size : int, default=100000
         Maximum number of scores kept, keyed by the packed mask (least recently used evicted);
         0 disables the cache. Each entry costs about ``100 + n_features / 8`` bytes.
@@ -207,6 +225,18 @@ class KNNEvaluator(CrossValidatedEvaluator):
 
     **Empty mask.** A mask selecting no feature scores 0.0 (KNN is undefined without features).
 
+    **Regression.** A KNN prediction is the mean of the k neighbours' targets in the order
+    scikit-learn returns them (a floating-point sum depends on it), so the regression path
+    (:mod:`pymoo_fs.evaluation.knn.regression`) certifies each row's neighbours *in order*
+    against the same rounding bound, and a fold holding a row it cannot certify (ties between
+    different targets) is predicted by scikit-learn's own search, as a whole. It shares the
+    evaluator's folds, cache, counters and hold-out scores and the numpy statement of the
+    search (:mod:`.reference`), not the compiled kernels, kept matrices, float32 products or
+    the compiled tree path (``precision``, ``incremental``, ``pool_memory`` and ``backend``
+    change nothing there); :meth:`score_flips` updates the distances by one column per flip.
+    An empty mask scores the constant prediction's value (``-Var(y)`` for MSE, 0.0 for R^2):
+    error 1 on the problems' scale (:meth:`unit_scores`).
+
     **Balanced accuracy.** Tran, Xue & Zhang (GECCO 2019, Eq. 7) average per-fold
     balanced accuracies, as done here; the AMSO authors' code pools one confusion matrix over
     all folds instead.
@@ -240,7 +270,8 @@ class KNNEvaluator(CrossValidatedEvaluator):
             raise ValueError(f"incremental must be True or False, got {incremental!r}")
         self.incremental = bool(incremental)
         self.pool_memory = _check_bytes("pool_memory", pool_memory, zero=True)
-        super().__init__(X, y, cv, random_state, cache_size)
+        target = "regression" if self.scoring in REGRESSION_SCORINGS else "classification"
+        super().__init__(X, y, cv, random_state, cache_size, target=target)
         if backend != "numpy":
             ensure_threading_layer()  # before any kernel starts numba's threads
         if precision == "float32":
@@ -268,6 +299,12 @@ class KNNEvaluator(CrossValidatedEvaluator):
         self._flip_seed = None  # the last flip base's sorted prefixes (order), see _compute_flips
         self._flip_prefix = _FLIP_PREFIX  # the removals' prefix length, see _compute_flips
         self._flip_prefix_add = _FLIP_PREFIX_ADD  # the same for calls that only add
+        self._regression = None
+        if target == "regression":
+            from pymoo_fs.evaluation.knn.regression import RegressionRows
+
+            self._regression = RegressionRows(self.X, self.y, self.folds, self.n_neighbors,
+                                              self.scoring)
 
     # ------------------------------------------------------------------ properties
     @property
@@ -309,6 +346,8 @@ class KNNEvaluator(CrossValidatedEvaluator):
 
     def _compute(self, masks):
         """Scores of distinct non-empty masks (n, D)."""
+        if self._regression is not None:
+            return self._regression.scores(masks)
         if self.backend == "numpy":
             pred = np.stack([self._predict_cv_reference(m) for m in masks])
         else:
@@ -433,6 +472,8 @@ class KNNEvaluator(CrossValidatedEvaluator):
         mfeat: 0.58 -> 0.43 s, 0.86 -> 0.38 s against a fixed 64). The length changes how
         much is scanned, never a score.
         """
+        if self._regression is not None:
+            return self._regression.flip_scores(mask, features)
         if self.backend == "numpy":
             return self._compute(flip_rows(mask, features))
         base = int(np.count_nonzero(mask))
@@ -491,6 +532,8 @@ class KNNEvaluator(CrossValidatedEvaluator):
         Balanced accuracy with ``scoring="balanced_accuracy"``; certified float64 predictions,
         scikit-learn's own for an uncertifiable test set.
         """
+        if self._regression is not None:
+            return np.array([self._regression.holdout_score(m, X_test, y_test) for m in masks])
         codes = encode_test_labels(y_test, self.classes)
         scores = np.empty(masks.shape[0])
         for i, mask in enumerate(masks):

@@ -15,11 +15,16 @@ from pymoo_fs.analysis import (average_front, best_front, plot_convergence,
                                plot_selection_heatmap, plot_tsne, selection_frequency,
                                tsne_embedding)
 from pymoo_fs.analysis.style import figure_style
+from pymoo_fs.evaluation.base import error_label
 from pymoo_fs.studies.report.results import CITATIONS
 from pymoo_fs.studies.report.tables import (_all_features, _pareto_indicators, _q,
                                             _representative)
 
 __all__ = ["feature_names", "fronts_figure"]
+
+
+def _sentence_case(text):
+    return text[:1].upper() + text[1:]
 
 
 def _full_error(results, dataset):
@@ -64,6 +69,8 @@ def fronts_figure(results, dataset, style=None):
     return plot_fronts(fronts["best", "train"], fronts["best", "test"], full_error=full,
                        train_average=fronts["average", "train"],
                        test_average=fronts["average", "test"], n_features=D, style=style,
+                       error_label=_sentence_case(error_label(
+                           results.spec["protocol"].get("scoring", "accuracy"))),
                        title=figure_style(style).wrap(
                            f"{dataset} ({D} features; all features: error {full[0]:.3f} "
                            f"training, {full[1]:.3f} test): best and average fronts of "
@@ -255,6 +262,8 @@ def _tsne_figure(results, dataset, frequencies, data_dir, style=None):
 
     data = _load(results, dataset, data_dir, purpose="its t-SNE views")
     if data is None:
+        return None
+    if getattr(data, "classes", None) is None:  # a regression target: no classes to colour
         return None
     ref = results.spec["reference"]
     freq = frequencies.get(ref, next(iter(frequencies.values())))

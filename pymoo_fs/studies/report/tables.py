@@ -9,6 +9,7 @@ import numpy as np
 from pymoo_fs.analysis import (hypervolume, igd, nondominated, q_measure, reference_front,
                                selection_frequency)
 from pymoo_fs.analysis.statistics import can_decide, holm, rank_sum, signed_rank
+from pymoo_fs.evaluation.base import error_label, score_label
 
 __all__ = ["ALL_FEATURES_COLUMNS", "FRONT_COLUMNS", "FRONT_RUN_COLUMNS", "FRONT_SUMMARY_COLUMNS",
            "SUBSET_RUN_COLUMNS", "SUBSET_SUMMARY_COLUMNS", "SummaryTable", "all_features_line",
@@ -391,7 +392,7 @@ def all_features_line(results, dataset):
         (means over the splits when there are several).
     """
     a = _all_features(results, dataset)
-    scoring = results.spec["protocol"].get("scoring", "accuracy").replace("_", " ")
+    scoring = score_label(results.spec["protocol"].get("scoring", "accuracy"))
     splits = f" (mean of {a['splits']} splits)" if a["splits"] > 1 else ""
     return (f"all {a['n_features']} features: training (inner CV) {scoring} "
             f"{a['train_score']:.4f}, test {scoring} {a['test_score_mean']:.4f}{splits}")
@@ -416,7 +417,8 @@ def legend(results):
     """
     p = results.spec["protocol"]
     ref = results.spec["reference"]
-    scoring = p.get("scoring", "accuracy").replace("_", " ")
+    scoring = score_label(p.get("scoring", "accuracy"))
+    error = error_label(p.get("scoring", "accuracy"))
     test = ("Wilcoxon signed-rank test on values paired by run and fold"
             if p["statistic"] == "signedrank" else "Wilcoxon rank-sum test over all runs")
 
@@ -441,7 +443,7 @@ def legend(results):
     entries = []
     if results.pareto:
         entries += [
-            ("HV train, HV test", "hypervolume of each run's front, in (classification error, "
+            ("HV train, HV test", f"hypervolume of each run's front, in ({error}, "
              "fraction of features selected) with reference point (1, 1), on the training "
              "data (inner cross-validation error) and on the test data (hold-out error); mean "
              "± std over the runs; higher is better (1 would be no error with no "
