@@ -27,6 +27,10 @@ __all__ = ["Dataset", "load_dataset", "list_datasets", "BUNDLED_DATASETS", "DATA
 #: Names of the datasets shipped inside the package (``pymoo_fs/datasets/data``).
 BUNDLED_DATASETS = ("musk1", "sonar")
 
+#: Names read by another module's loader (``{name: loader(name, target=...)}``): the
+#: regression datasets register theirs (:mod:`pymoo_fs.datasets.regression`).
+NAMED_LOADERS: dict = {}
+
 #: Environment variable naming the directory searched for datasets by name.
 DATA_ENV_VAR = "PYMOO_FS_DATA"
 
@@ -288,10 +292,8 @@ def load_dataset(name_or_path: str | os.PathLike[str],
     name = name_or_path
     if name in BUNDLED_DATASETS:
         return _load_bundled(name, target)
-    from pymoo_fs.datasets.regression import REGRESSION_DATASETS, load_regression_dataset
-
-    if name in REGRESSION_DATASETS:  # a RegressionDataset (real-valued target)
-        return load_regression_dataset(name, target=target)
+    if name in NAMED_LOADERS:  # e.g. a RegressionDataset (real-valued target)
+        return NAMED_LOADERS[name](name, target=target)
 
     directory = _search_dir(data_dir)
     is_bare = Path(name).name == name and _extension(name) is None

@@ -24,6 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
+from pymoo_fs.datasets import loading
+
 __all__ = ["REGRESSION_DATASETS", "RegressionDataset", "load_regression_dataset"]
 
 #: names :func:`load_regression_dataset` (and :func:`~pymoo_fs.datasets.load_dataset`) know
@@ -164,8 +166,6 @@ def load_regression_dataset(name_or_path, data_dir=None, *, target=None):
         return RegressionDataset(X=raw.data, y=raw.target, source="scikit-learn diabetes",
                                  feature_names=list(raw.feature_names),
                                  name="diabetes", citation=_DIABETES_CITATION)
-    from pymoo_fs.datasets import loading
-
     if name_or_path == "concrete":
         data = resources.files("pymoo_fs.datasets") / "data"
         filename = "concrete.csv.gz"
@@ -195,8 +195,6 @@ def load_regression_dataset(name_or_path, data_dir=None, *, target=None):
 
 def _resolve(name_or_path, data_dir):
     """The file a name or path stands for, found as :func:`load_dataset` finds it."""
-    from pymoo_fs.datasets import loading
-
     if isinstance(name_or_path, os.PathLike):
         return Path(name_or_path)
     directory = loading._search_dir(data_dir)
@@ -233,3 +231,6 @@ def _is_number(value):
     except (TypeError, ValueError):
         return False
     return True
+
+
+loading.NAMED_LOADERS.update(dict.fromkeys(REGRESSION_DATASETS, load_regression_dataset))

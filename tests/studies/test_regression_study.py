@@ -47,3 +47,34 @@ def test_compare_runs_on_diabetes_and_reports_normalised_mse(tmp_path):
     assert "normalised MSE" in html and "classification error" not in html
     fronts = np.loadtxt(result.paths["fronts"], delimiter=",", skiprows=1, usecols=(4, 5))
     assert ((fronts >= 0) & (fronts <= 1)).all()
+
+
+def test_a_study_with_a_regression_protocol_runs_and_reports(tmp_path):
+    from pymoo_fs.studies import load_study, run_study
+    from pymoo_fs.studies.report import write_report
+
+    spec = load_study("""
+name = "reg"
+seed = 0
+runs = 1
+datasets = ["diabetes"]
+reference = "MOPSO"
+
+[protocol]
+preset = "S003"
+scoring = "r2"
+split = "outer_cv"
+outer_folds = 2
+inner_cv = 3
+
+[budget]
+n_gen = 2
+
+[[algorithms]]
+name = "MOPSO"
+pop_size = 4
+""")
+    run_study(spec, tmp_path / "out", progress=False)
+    report = write_report(tmp_path / "out", tsne=True)  # t-SNE skipped: no classes
+    text = report["html"].read_text()
+    assert "1 - R^2" in text and "classification error" not in text
