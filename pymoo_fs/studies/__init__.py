@@ -6,6 +6,7 @@ local worker processes (joblib) or on a Dask cluster; :mod:`pymoo_fs.studies.rep
 store into tables, figures and an HTML report.
 """
 
+from pymoo_fs.studies.identity import DataChangedError, ForeignRunError
 from pymoo_fs.studies.runner import execute_run, plan_runs, prepare_study, run_study
 from pymoo_fs.studies.spec import (PRESETS, AlgorithmSpec, Budget, Protocol, StudySpec,
                                    StudySpecError, load_study)
@@ -14,6 +15,8 @@ from pymoo_fs.studies.store import ResultStore, RunKey, StoreFileError
 __all__ = [
     "AlgorithmSpec",
     "Budget",
+    "DataChangedError",
+    "ForeignRunError",
     "PRESETS",
     "Protocol",
     "ResultStore",

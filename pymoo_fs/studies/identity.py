@@ -220,7 +220,8 @@ def foreign_field(record, study, key):
     Returns
     -------
     found : tuple (field, held, expected) or None
-        A field absent from the record (a file of an older version) is not compared.
+        A field absent from the record, or from its ``config`` (a file of an older version),
+        is not compared.
     """
     for field, want in expected_fields(study, key).items():
         if field not in record:
@@ -230,10 +231,10 @@ def foreign_field(record, study, key):
             held = dict(held)
             if "protocol" in held:
                 held["protocol"] = _protocol(held["protocol"])
-            if field == "config" and not _same(held, want):
-                bad = next((k for k in sorted(set(held) | set(want))
-                            if not _same(held.get(k), want.get(k))), "config")
-                return f"config.{bad}", held.get(bad), want.get(bad)
+            bad = next((k for k in sorted(set(held) & set(want))  # an older file's keys
+                        if not _same(held[k], want[k])), None)
+            if bad is not None:
+                return f"config.{bad}", held[bad], want[bad]
             continue
         if not _same(held, want):
             return field, held, want
