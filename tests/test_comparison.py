@@ -268,3 +268,20 @@ def test_plan_of_a_comparison_is_algorithm_by_algorithm():
     spec = compare_spec("sonar", ["PSO", "SFS"], objective="weighted", **SETTINGS)
     assert [(k.algorithm, k.run) for k in plan_runs(spec)] == [
         ("PSO", 0), ("PSO", 1), ("SFS", 0), ("SFS", 1)]
+
+
+def test_equal_budget_gives_every_algorithm_the_same_evaluations(tmp_path):
+    from pymoo_fs.comparison import compare, compare_spec, format_table
+
+    spec = compare_spec("sonar", ["ISRPSO", "NSGA-II", "PAES"], runs=1, generations=4,
+                        pop_size=6, cv=3, equal_budget=True)
+    assert [a.budget.termination for a in spec.algorithms] == [("n_eval", 24)] * 3
+    with pytest.raises(ValueError, match="equal_budget must be True or False"):
+        compare_spec("sonar", ["NSGA-II"], equal_budget="yes")
+    done = compare("sonar", ["ISRPSO", "NSGA-II"], runs=1, generations=4, pop_size=6, cv=3,
+                   equal_budget=True, out=tmp_path / "equal")
+    # ISRPSO's local searches spend from the 24 evaluations; pymoo checks after a generation
+    assert all(r["n_eval"] <= 24 + 6 for r in done.results.records)
+    table = format_table(done)
+    assert "equal budget: 24 evaluations each" in table
+    assert "too few runs for a test" in table  # 1 run against 1: said, not "="
