@@ -37,7 +37,7 @@ _DIABETES_CITATION = (
     "(sklearn.datasets.load_diabetes, scaled=False; BSD-3-Clause)")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class RegressionDataset:
     """A dataset with a real-valued target.
 

@@ -205,7 +205,7 @@ def _load(results, dataset, data_dir, purpose=None):
                    if Path(d).name.split(".")[0] == dataset or d == dataset), dataset)
     stored = (results.spec.get("data") or {}).get(dataset) or {}
     target = results.spec.get("targets", {}).get(source)
-    if stored.get("source") and not stored["source"].startswith("bundled "):
+    if stored.get("source") and Path(stored["source"]).is_file():
         source = stored["source"]  # the file the runs were made on (a renamed dataset too)
     try:
         with warnings.catch_warnings():  # the study warned about the data when it ran
