@@ -191,8 +191,12 @@ def test_a_users_algorithm_runs_in_a_study_by_name_and_by_reference(tmp_path):
     try:
         by_name = AlgorithmSpec("random-search", {"pop_size": 4})
         assert by_name.reference == "tests.algorithms.user_algorithms:RandomSearch"
+        # by reference, a class registered in this process is labelled by its registered name
+        # (issue 43); a second spec of it in the same study needs a label of its own
+        assert AlgorithmSpec("tests.algorithms.user_algorithms:RandomSearch").label == \
+            "RANDOM-SEARCH"
         by_ref = AlgorithmSpec("tests.algorithms.user_algorithms:RandomSearch",
-                               {"pop_size": 4, "density": 0.2})
+                               {"pop_size": 4, "density": 0.2}, label="RandomSearch")
         assert (by_name.label, by_ref.label) == ("RANDOM-SEARCH", "RandomSearch")
         spec = StudySpec(name="users", algorithms=[by_name, by_ref], datasets=["sonar"],
                          runs=2, budget=Budget(n_gen=3), protocol="S000")
