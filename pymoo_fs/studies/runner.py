@@ -12,6 +12,7 @@ import datetime
 import hashlib
 import os
 import platform
+import shlex
 import sys
 import time
 import warnings
@@ -291,13 +292,19 @@ def run_study(spec, directory, n_jobs=1, scheduler=None, progress=True, stream=N
     When there are runs to make, a session is added to the store's ``provenance.json``
     (:meth:`~pymoo_fs.studies.ResultStore.add_session`) before the first: ``started`` (UTC,
     ISO 8601), :func:`environment`'s ``versions`` and ``machine``, ``spec_sha256`` (of the
-    stored ``study.json``), ``runs_planned``, ``n_jobs`` and ``scheduler``; when the session
+    stored ``study.json``), ``runs_planned``, ``n_jobs``, ``workers`` (the worker processes
+    used), ``scheduler``, ``git_commit`` (:func:`git_commit`, where a checkout) and ``command``
+    (the process's command line); when the session
     ends, ``finished``, ``runs_computed`` and ``status`` (``"completed"``, ``"interrupted"``
     or ``"failed"``) are added. The run files themselves hold nothing of the session, so they
     stay identical whoever makes them.
     """
     if not isinstance(spec, StudySpec):
         raise TypeError(f"spec must be a StudySpec, got {type(spec).__name__}")
+    if progress:  # reading the data and the all-features references can take seconds
+        print(f"preparing the study: {_count(len(spec.datasets), 'dataset')}, their splits "
+              f"and all-features scores", file=sys.stderr if stream is None else stream,
+              flush=True)
     store = prepare_study(spec, directory, data_change)
     spec = store.spec
     keys = plan_runs(spec)
@@ -306,14 +313,18 @@ def run_study(spec, directory, n_jobs=1, scheduler=None, progress=True, stream=N
         warnings.warn(f"run file {exc.path} is damaged ({exc.reason}): the run is made "
                       f"again", UserWarning, stacklevel=2)
     todo = [k for k in keys if not store.has(k) or store.run_path(k) in damaged]
-    bar = _Progress(len(keys), len(keys) - len(todo), progress, stream)
+    bar = _Progress(len(keys), len(keys) - len(todo), progress, stream, pending=todo)
     if not todo:
         bar.close()
         return store
+    workers = _workers(n_jobs, len(todo))
+    bar.workers = workers
     session = store.add_session({
         "started": _now(), **environment(),
         "spec_sha256": hashlib.sha256(store.spec_path.read_bytes()).hexdigest(),
-        "runs_planned": len(todo), "n_jobs": n_jobs, "scheduler": scheduler})
+        "runs_planned": len(todo), "n_jobs": n_jobs, "workers": workers,
+        "scheduler": scheduler, "git_commit": git_commit(),
+        "command": shlex.join(sys.argv) if sys.argv and sys.argv[0] else None})
     check = check if check is not None else (lambda: None)
     computed, status = 0, "failed"
     try:
@@ -349,6 +360,33 @@ def _damaged(store, spec, keys):
         except StoreFileError as exc:
             found.append(exc)
     return found
+
+
+def git_commit():
+    """The commit of the pymoo-fs checkout this code runs from, or None.
+
+    Returns
+    -------
+    str or None
+        The first 12 hexadecimal digits of ``HEAD``, with ``" (with local changes)"`` where
+        tracked files differ from it; None for an installed (non-checkout) copy or where git
+        cannot be run.
+    """
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    if not (root / ".git").exists():
+        return None
+    try:
+        sha = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
+                             text=True, timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain",
+                                "--untracked-files=no"], capture_output=True, text=True,
+                               timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return sha[:12] + (" (with local changes)" if dirty else "")
 
 
 def environment():
@@ -631,20 +669,30 @@ class _Trace:
 
 
 class _Progress:
-    """A tqdm bar over the runs, one line per finished run, and a bar over the current run."""
+    """A tqdm bar over the runs, one line per finished run, and a bar over the current run.
 
-    def __init__(self, total, done, enabled, stream):
+    The runs' bar shows its own estimate of the time left (tqdm's rate would count the first
+    run's compilation and mix fast and slow algorithms): for each pending run, the mean
+    seconds of the finished runs of its algorithm (of all finished runs where none of its
+    algorithm has finished), summed and divided by the worker processes."""
+
+    def __init__(self, total, done, enabled, stream, pending=()):
         self.enabled = enabled
         self.stream = sys.stderr if stream is None else stream
         self.total = total
         self.count = done
         self.bar = None
         self.run_bar = None
+        self.workers = 1
+        self.pending = list(pending)
+        self.seconds = {}            # algorithm label -> seconds of its finished runs
         if enabled:
             from tqdm.auto import tqdm
 
             self.bar = tqdm(total=total, initial=done, unit="run", file=self.stream,
-                            dynamic_ncols=True, desc="runs")
+                            dynamic_ncols=True, desc="runs",
+                            bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} "
+                                       "[{elapsed}{postfix}]")
             if done:
                 self.bar.write(f"{done} of {total} runs already in the store", file=self.stream)
 
@@ -677,10 +725,27 @@ class _Progress:
             self.run_bar.close()
             self.run_bar = None
 
+    def left(self):
+        """Estimated seconds left (None before any run has finished)."""
+        every = [t for times in self.seconds.values() for t in times]
+        if not every:
+            return None
+        overall = sum(every) / len(every)
+        total = sum(sum(self.seconds[k.algorithm]) / len(self.seconds[k.algorithm])
+                    if self.seconds.get(k.algorithm) else overall for k in self.pending)
+        return total / max(1, self.workers)
+
     def done(self, key, record, seconds):
         self.count += 1
         self._close_run()
+        if key in self.pending:
+            self.pending.remove(key)
+        if seconds == seconds:  # not NaN
+            self.seconds.setdefault(key.algorithm, []).append(float(seconds))
         if self.bar is not None:
+            left = self.left()
+            if left is not None and self.pending:
+                self.bar.set_postfix_str(f"about {_duration(left)} left", refresh=False)
             self.bar.write(
                 f"[{self.count}/{self.total}] {key}: {_count(len(record['features']), 'solution')}, "
                 f"{record['n_eval']} evaluations, {seconds:.1f} s", file=self.stream)
@@ -690,6 +755,14 @@ class _Progress:
         self._close_run()
         if self.bar is not None:
             self.bar.close()
+
+
+def _duration(seconds):
+    """``"45 s"``, ``"3 min"``, ``"1 h 20 min"``: a rounded duration for the ETA."""
+    if seconds < 90:
+        return f"{max(1, round(seconds))} s"
+    minutes = round(seconds / 60)
+    return f"{minutes} min" if minutes < 90 else f"{minutes // 60} h {minutes % 60} min"
 
 
 def _count(n, noun):

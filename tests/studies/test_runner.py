@@ -216,3 +216,27 @@ def test_progress_lines_count_solutions_in_the_right_number():
     assert _count(1, "solution") == "1 solution"
     assert _count(0, "solution") == "0 solutions"
     assert _count(12, "solution") == "12 solutions"
+
+
+def test_a_session_records_its_workers_command_and_checkout(done):
+    session = json.loads((done / "provenance.json").read_text())["sessions"][-1]
+    assert session["workers"] == 1 and session["n_jobs"] == 1
+    assert isinstance(session["command"], str) and session["command"]
+    assert "git_commit" in session
+
+
+def test_the_eta_sums_each_pending_runs_algorithm_mean():
+    import io
+
+    from pymoo_fs.studies.runner import _duration, _Progress
+
+    keys = [RunKey("d", a, r) for a in ("FAST", "SLOW") for r in range(3)]
+    bar = _Progress(6, 0, False, io.StringIO(), pending=keys)
+    assert bar.left() is None
+    bar.done(keys[0], {"features": [[0]], "n_eval": 1}, 2.0)
+    assert bar.left() == 5 * 2.0  # nothing of SLOW yet: every pending run at the mean
+    bar.done(keys[3], {"features": [[0]], "n_eval": 1}, 60.0)
+    assert bar.left() == 2 * 2.0 + 2 * 60.0
+    bar.workers = 2
+    assert bar.left() == (2 * 2.0 + 2 * 60.0) / 2
+    assert (_duration(30), _duration(600), _duration(6000)) == ("30 s", "10 min", "1 h 40 min")

@@ -323,20 +323,10 @@ def _versions():
 
 def _checkout():
     """``; git commit <sha>`` of the pymoo-fs checkout the report runs from, if it is one."""
-    import subprocess
+    from pymoo_fs.studies.runner import git_commit
 
-    root = Path(__file__).resolve().parents[3]
-    if not (root / ".git").exists():
-        return ""
-    try:
-        sha = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
-                             text=True, timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain",
-                                "--untracked-files=no"], capture_output=True, text=True,
-                               timeout=10, check=True).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    return f"; pymoo-fs git commit {sha[:12]}" + (" (with local changes)" if dirty else "")
+    sha = git_commit()
+    return "" if sha is None else f"; pymoo-fs git commit {sha}"
 
 
 def results_spec_sha256(results):
