@@ -277,7 +277,7 @@ def test_invalid_parameters_are_named(kwargs, match):
 def test_unknown_keyword_and_unsuitable_problems():
     with pytest.raises(TypeError, match="CEPSOFL"):
         CEPSOFL(nbase=8)
-    with pytest.raises(ValueError, match="symmetric_uncertainty"):
+    with pytest.raises(ValueError, match="searches boolean masks"):  # a continuous problem
         minimize(get_problem("sphere", n_var=6), CEPSOFL(), ("n_gen", 2))
     target = np.zeros(10, dtype=bool)
     target[:3] = True

@@ -55,7 +55,7 @@ def test_study_then_report(study, capsys):
     assert (report / "tables.tex").is_file() and (out / "provenance.json").is_file()
     runs = (report / "runs.csv").read_text().splitlines()
     assert runs[0] == ("dataset,fold,algorithm,run,hv_train,igd_train,hv_test,igd_test,n_eval,"
-                       "seconds,front_size") and len(runs) == 5
+                       "seconds,cpu_seconds,front_size") and len(runs) == 5
     md = (report / "report.md").read_text()
     assert "| algorithm | HV train | HV test | T_HV |" in md
     assert "Missing runs" not in md
