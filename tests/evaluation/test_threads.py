@@ -15,8 +15,7 @@ import pytest
 from pymoo_fs.datasets import load_dataset
 from pymoo_fs.evaluation import KNNEvaluator
 from pymoo_fs.evaluation.knn import parallel
-from pymoo_fs.evaluation.knn.parallel import (CoreMonitor, ParallelContext, default_threads,
-                                              threads_for)
+from pymoo_fs.evaluation.knn.parallel import CoreMonitor, ParallelContext, default_threads
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -223,11 +222,6 @@ def test_default_threads_stay_within_numba_and_the_cpus():
     n = default_threads()
     assert 1 <= n <= numba.config.NUMBA_NUM_THREADS
     assert n <= len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else True
-
-
-def test_small_work_runs_on_one_thread():
-    assert threads_for(4, parallel.SMALL_WORK - 1) == 1
-    assert threads_for(4, parallel.SMALL_WORK) == 4
 
 
 def test_scores_do_not_depend_on_the_threads(sonar, monkeypatch):

@@ -21,7 +21,7 @@ from pymoo_fs.evaluation.base import (
 from pymoo_fs.evaluation.knn import reference, selfcheck
 from pymoo_fs.evaluation.knn.layout import FoldLayout, RowSeeds, encode_test_labels, fold_score
 from pymoo_fs.evaluation.knn.parallel import (ParallelContext, default_threads,
-                                              ensure_threading_layer, threads_for)
+                                              ensure_threading_layer)
 from pymoo_fs.evaluation.knn.paths import PathChooser
 from pymoo_fs.evaluation.knn.planner import GramPlanner, make_kept
 from pymoo_fs.evaluation.knn.precision import AutoPrecision, float32_holds
@@ -105,8 +105,7 @@ class KNNEvaluator(CrossValidatedEvaluator):
     n_threads : int, optional
         Worker threads of every call, as given. Default: chosen per call, the cores of this
         process's CPUs that other processes leave free (all of them on an idle machine, one
-        beside busy processes or in a job array), one for small work, or ``PYMOO_FS_THREADS``
-        where set (:func:`~pymoo_fs.evaluation.knn.parallel.default_threads`). Scores do not
+        beside busy processes or in a job array), or ``PYMOO_FS_THREADS`` where set (:func:`~pymoo_fs.evaluation.knn.parallel.default_threads`). Scores do not
         depend on it.
     backend : {"numba", "numpy"}, default="numba"
         The compiled kernels, or the plain-numpy reference implementation (slower; same
@@ -334,15 +333,13 @@ class KNNEvaluator(CrossValidatedEvaluator):
         self._flip_prefix_add = _FLIP_PREFIX_ADD
 
     # ------------------------------------------------------------------ computation
-    def _threads(self, work=None):
+    def _threads(self):
         """Threads of the next kernel call: ``n_threads`` where given, else
         :func:`~pymoo_fs.evaluation.knn.parallel.default_threads` (the cores other processes
-        leave free), and one where the call's ``work`` (rows x flips) is small
-        (:func:`~pymoo_fs.evaluation.knn.parallel.threads_for`)."""
+        leave free)."""
         if self.n_threads is not None:
             return self.n_threads
-        threads = default_threads()
-        return threads if work is None else threads_for(threads, work)
+        return default_threads()
 
     def _compute(self, masks):
         """Scores of distinct non-empty masks (n, D)."""
@@ -486,8 +483,7 @@ class KNNEvaluator(CrossValidatedEvaluator):
             return self._compute(flip_rows(mask, features))
         from pymoo_fs.evaluation.knn.kernels import flips
 
-        # a flip set of a few hundred rows does not pay for a parallel region
-        threads = self._threads(self._layout.rows.size * features.size)
+        threads = self._threads()
         folds = self._layout.kernel_folds()
         G, sq, m2, r2, eps = self._gram.base_matrix(mask, folds, self._seeds, threads)
         cols = np.flatnonzero(mask)

@@ -24,9 +24,10 @@ second or more; a core counts as taken once other processes use half of it or mo
 average. Beside one or two busy processes on two cores, or as one of several processes of a
 job array, the evaluator therefore runs on one thread, which was measured faster than two
 there; on an idle machine it runs on all cores as before. Where ``/proc`` does not exist the
-count is numba's. Small work runs on one thread (:func:`threads_for`): a call whose work is
-below :data:`SMALL_WORK` does not pay for a parallel region. ``PYMOO_FS_THREADS`` (an integer)
-fixes the default count instead; an explicit ``n_threads`` is always used as given.
+count is numba's. Small work is not sent to one thread: on an idle machine even two flips of
+wine (356 row x flip visits) run 1.4x faster on two threads than on one
+(``benchmarks/contention.py --small-work``), so only the load decides. ``PYMOO_FS_THREADS`` (an
+integer) fixes the default count instead; an explicit ``n_threads`` is always used as given.
 
 **BLAS** is held to one thread while a kernel runs (:class:`ParallelContext`): a
 multi-threaded BLAS call inside a kernel was measured to slow its parallel loops several-fold
@@ -44,14 +45,8 @@ import threading
 import time
 from pathlib import Path
 
-__all__ = ["SMALL_WORK", "CoreMonitor", "ParallelContext", "default_threads",
-           "ensure_threading_layer", "threading_layer", "threads_for"]
-
-#: work (a flip call's CV rows x flipped features) under which a call of an evaluator with the
-#: default thread count runs on one thread: a parallel region's start and join cost tens of
-#: microseconds, and under load a region waits for its slowest thread (calibrated by
-#: ``benchmarks/contention.py --small-work``)
-SMALL_WORK = 20_000
+__all__ = ["CoreMonitor", "ParallelContext", "default_threads", "ensure_threading_layer",
+           "threading_layer"]
 
 #: serialises kernel calls where the threading layer is not thread-safe (workqueue)
 _LAUNCH = threading.RLock()
@@ -304,23 +299,6 @@ def default_threads():
         if _monitor is None:
             _monitor = CoreMonitor()
     return max(1, min(n, _monitor.free()))
-
-
-def threads_for(threads, work):
-    """``threads``, or 1 where ``work`` is too small to pay for a parallel region.
-
-    Parameters
-    ----------
-    threads : int
-        The thread count the caller would use.
-    work : int or float
-        The call's work, in the units of :data:`SMALL_WORK` (CV rows x flipped features).
-
-    Returns
-    -------
-    int
-    """
-    return 1 if work < SMALL_WORK else threads
 
 
 class ParallelContext:
