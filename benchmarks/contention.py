@@ -10,11 +10,11 @@ Four jobs on musk1 (476 x 166, KNN-5, 10-fold inner CV, as issue 40 measured), e
 inside its own fresh process after its kernels are loaded (compilation and start-up are not
 timed):
 
-- ``batch``: 10 batches of 60 random masks (half the features each), the cache emptied
+- ``batch``: 30 batches of 60 random masks (half the features each), the cache emptied
   before each;
-- ``flips``: every single flip of 20 random half-full masks (``score_flips``);
-- ``mopso``: a MOPSO run (30 particles, 20 generations);
-- ``isrpso``: an ISRPSO run (30 particles, 5 generations; its local search flips).
+- ``flips``: every single flip of 80 random half-full masks (``score_flips``);
+- ``mopso``: a MOPSO run (30 particles, 50 generations);
+- ``isrpso``: an ISRPSO run (30 particles, 12 generations; its local search flips).
 
 ``--quick`` halves each.
 
@@ -75,20 +75,20 @@ def job(name, quick):
     ev.clear_cache()
     start = time.perf_counter()
     if name == "batch":
-        for _ in range(5 if quick else 10):
+        for _ in range(15 if quick else 30):
             ev.score(rng.random((60, data.n_features)) < 0.5)
             ev.clear_cache()
     elif name == "flips":
-        for _ in range(10 if quick else 20):
+        for _ in range(40 if quick else 80):
             ev.score_flips(rng.random(data.n_features) < 0.5)
     elif name == "mopso":
         from pymoo_fs.algorithms import MOPSO
 
-        minimize(problem, MOPSO(pop_size=30), ("n_gen", 10 if quick else 20), seed=1)
+        minimize(problem, MOPSO(pop_size=30), ("n_gen", 25 if quick else 50), seed=1)
     elif name == "isrpso":
         from pymoo_fs.algorithms import ISRPSO
 
-        minimize(problem, ISRPSO(pop_size=30), ("n_gen", 3 if quick else 5), seed=1)
+        minimize(problem, ISRPSO(pop_size=30), ("n_gen", 6 if quick else 12), seed=1)
     else:
         raise ValueError(f"unknown job {name!r}")
     return time.perf_counter() - start
@@ -205,9 +205,13 @@ def main():
             "quick": args.quick}
     print(table)
     if args.write:
+        small = markdown_table(*small_work())
         OUT.write_text("# Contention benchmark (`benchmarks/contention.py`)\n\n"
                        + (__doc__.split("\n\n", 2)[2]) + "\n\n```\n" + json.dumps(meta)
-                       + "\n```\n\n" + table + "\n")
+                       + "\n```\n\n" + table + "\n\n## Small work on the idle machine "
+                       "(`--small-work`)\n\nEvery single flip of a half-full mask, explicit "
+                       "`n_threads` 1 and 2, median of 5 (work: CV rows x flips).\n\n"
+                       + small + "\n")
         print(f"wrote {OUT}")
 
 

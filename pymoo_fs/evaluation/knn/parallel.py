@@ -19,7 +19,7 @@ thread-safe, so kernel calls are then serialised by a lock, :data:`_LAUNCH`).
 **The default thread count** (:func:`default_threads`). An evaluator made without
 ``n_threads`` uses, for each call, the cores of this process's CPU affinity (capped by a
 cgroup CPU quota) that other processes leave free: :class:`CoreMonitor` reads the busy time of
-those CPUs (``/proc/stat``) and subtracts this process's own CPU time over the last quarter
+those CPUs (``/proc/stat``) and subtracts this process's own CPU time over the last tenth of a
 second or more; a core counts as taken once other processes use half of it or more on
 average. Beside one or two busy processes on two cores, or as one of several processes of a
 job array, the evaluator therefore runs on one thread, which was measured faster than two
@@ -173,9 +173,10 @@ class CoreMonitor:
 
     Parameters
     ----------
-    window : float, default=0.25
-        Seconds of the shortest window (``/proc/stat`` counts in ticks of 10 ms, so shorter
-        windows are noisy).
+    window : float, default=0.1
+        Seconds of the shortest window (``/proc/stat`` counts in ticks of 10 ms: over 0.1 s a
+        core's use is known to about 0.1, well inside :attr:`TAKEN`; a job array's processes
+        settle on their share within a few windows).
 
     Attributes
     ----------
@@ -188,7 +189,7 @@ class CoreMonitor:
 
     TAKEN = 0.5
 
-    def __init__(self, window=0.25):
+    def __init__(self, window=0.1):
         self.window = float(window)
         try:
             self.cpus = sorted(os.sched_getaffinity(0))
