@@ -618,7 +618,15 @@ def _compile_notice():
     def say(what):
         from tqdm import tqdm
 
-        tqdm.write(f"compiling {what} (once per machine; this can take a minute or more) ...",
+        # the KNN kernels are cached per user (pymoo_fs.evaluation.knn.kernels.jit) unless
+        # numba's own places are asked for; the others beside their sources
+        once = "once per installation"
+        if "KNN evaluator" in what:
+            from pymoo_fs.evaluation.knn.kernels.jit import shared_cache_dir
+
+            if shared_cache_dir() is not None:
+                once = "once per user and version"
+        tqdm.write(f"compiling {what} ({once}; this can take a minute or more) ...",
                    file=sys.stderr)
         sys.stderr.flush()
 

@@ -18,7 +18,7 @@ import pytest
 
 MESSAGE = "pymoo-fs compare: interrupted; "
 #: the end of each line announcing the first compilation of a family of kernels
-NOTICE = "(once per machine; this can take a minute or more) ..."
+NOTICE = "; this can take a minute or more) ..."  # "(once per ...; this can ...)"
 
 
 def _notices(stderr):

@@ -151,10 +151,10 @@ def test_the_command_line_prints_a_line_per_compilation_instead_of_warning(runs)
     (lines, stderr), _ = runs
     assert lines["CLI"] == ["[]"]
     assert [line for line in stderr.splitlines() if line.startswith("compiling")] == [
-        "compiling the symmetric-uncertainty kernels (once per machine; this can take a minute "
-        "or more) ...",
-        "compiling more of the symmetric-uncertainty kernels (f) (once per machine; this can "
-        "take a minute or more) ..."]
+        "compiling the symmetric-uncertainty kernels (once per installation; this can take a "
+        "minute or more) ...",
+        "compiling more of the symmetric-uncertainty kernels (f) (once per installation; this "
+        "can take a minute or more) ..."]
     assert len(eval(lines["ANNOUNCED"][0])) == 5  # families
 
 
