@@ -88,7 +88,7 @@ def check_study(spec):
             raise StudySpecError(f"dataset {dataset!r}: {exc}") from None
 
 
-def prepare_study(spec, directory, data_change="refuse"):
+def prepare_study(spec, directory, data_change="refuse", say=None):
     """Check a study (:func:`check_study`) and open its store.
 
     Parameters
@@ -100,6 +100,9 @@ def prepare_study(spec, directory, data_change="refuse"):
         What to do with a dataset that is not the data the stored runs were made on
         (:func:`pymoo_fs.studies.identity.check_data`): refuse it, store it as a new dataset
         (``NAME-2``), or record the new source of the same content.
+    say : callable, optional
+        Called with one line of text before each split's all-features scores are computed
+        (seconds on large data), so a caller can show progress.
 
     Returns
     -------
@@ -148,6 +151,8 @@ def prepare_study(spec, directory, data_change="refuse"):
                 if path.exists():
                     warnings.warn(f"reference file {path} is damaged (not JSON, or keys "
                                   f"missing): it is computed again", UserWarning, stacklevel=2)
+                if say is not None:
+                    say(f"preparing the study: all-features scores of {name}, split {fold}")
                 store.write_reference(name, fold, reference_record(spec, dataset, fold))
     return store
 
@@ -301,11 +306,10 @@ def run_study(spec, directory, n_jobs=1, scheduler=None, progress=True, stream=N
     """
     if not isinstance(spec, StudySpec):
         raise TypeError(f"spec must be a StudySpec, got {type(spec).__name__}")
-    if progress:  # reading the data and the all-features references can take seconds
-        print(f"preparing the study: {_count(len(spec.datasets), 'dataset')}, their splits "
-              f"and all-features scores", file=sys.stderr if stream is None else stream,
-              flush=True)
-    store = prepare_study(spec, directory, data_change)
+    def say(line):  # the all-features references can take seconds before the first run
+        print(line, file=sys.stderr if stream is None else stream, flush=True)
+
+    store = prepare_study(spec, directory, data_change, say=say if progress else None)
     spec = store.spec
     keys = plan_runs(spec)
     damaged = {exc.path: exc for exc in _damaged(store, spec, keys)}
