@@ -57,6 +57,14 @@ def test_a_layer_the_user_chose_is_kept():
     assert out.stdout.split()[-1] == "workqueue"
 
 
+@pytest.mark.skipif(parallel._tbb_library() is None, reason="the tbb package is not installed")
+def test_a_users_tbb_layer_finds_the_library_of_the_tbb_package():
+    # numba alone looks for libtbb on the system's library path, not in a venv's lib
+    out = _python(LAYER, env={"NUMBA_THREADING_LAYER": "tbb"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split()[-1] == "tbb"
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="fork is the default start method on Linux")
 def test_fork_pools_after_a_run_in_the_parent_finish():
     # compiled here first, so that the child interpreter loads the kernels from the disk cache

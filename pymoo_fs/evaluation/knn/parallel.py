@@ -82,10 +82,11 @@ def _tbb_library():
 def ensure_threading_layer():
     """Choose numba's threading layer before any kernel runs (once per process).
 
-    Unless the user chose one (``NUMBA_THREADING_LAYER`` set, or
-    ``numba.config.THREADING_LAYER`` other than ``"default"``) or numba has started its
-    threads already, this loads TBB's library from the environment where the ``tbb`` package
-    installed it (numba looks for it on the system's library path only) and sets
+    Unless numba has started its threads already, this loads TBB's library from the
+    environment where the ``tbb`` package installed it (numba looks for it on the system's
+    library path only), so that a user's ``NUMBA_THREADING_LAYER=tbb`` works in a venv too;
+    and unless the user chose a layer (``NUMBA_THREADING_LAYER`` set, or
+    ``numba.config.THREADING_LAYER`` other than ``"default"``), it sets
     ``numba.config.THREADING_LAYER = "forksafe"``: TBB where it loads, else numba's workqueue.
     Whatever layer the process ends up with, kernel calls are serialised by a lock where it is
     not thread-safe (workqueue).
@@ -109,16 +110,18 @@ def ensure_threading_layer():
             import numba
             from numba.np.ufunc import parallel
 
-            chosen = ("NUMBA_THREADING_LAYER" in os.environ
-                      or str(numba.config.THREADING_LAYER).lower() != "default")
-            if not chosen and not parallel._is_initialized:
-                lib = _tbb_library()
-                if lib is not None:
-                    try:
-                        ctypes.CDLL(str(lib), mode=getattr(ctypes, "RTLD_GLOBAL", 0))
-                    except OSError:
-                        pass
-                numba.config.THREADING_LAYER = "forksafe"
+            layer = str(numba.config.THREADING_LAYER).lower()
+            chosen = "NUMBA_THREADING_LAYER" in os.environ or layer != "default"
+            if not parallel._is_initialized:
+                if layer not in ("omp", "workqueue"):  # TBB may be asked for: findable
+                    lib = _tbb_library()
+                    if lib is not None:
+                        try:
+                            ctypes.CDLL(str(lib), mode=getattr(ctypes, "RTLD_GLOBAL", 0))
+                        except OSError:
+                            pass
+                if not chosen:
+                    numba.config.THREADING_LAYER = "forksafe"
             _layer_checked = True
         layer = threading_layer()
         _layer_serial = layer in (None, "workqueue")
