@@ -53,6 +53,7 @@ _LAUNCH = threading.RLock()
 _layer_lock = threading.Lock()
 _layer_checked = False
 _layer_serial = False
+_layer_known = None           # the started layer, once known (kernel calls skip the lock)
 
 
 def _tbb_library():
@@ -104,7 +105,9 @@ def ensure_threading_layer():
     ``benchmarks/contention.md``; numba's layers and their safety: numba's documentation,
     "The Threading Layers".
     """
-    global _layer_checked, _layer_serial
+    global _layer_checked, _layer_serial, _layer_known
+    if _layer_known is not None:  # numba's layer is started and fixed for the process
+        return _layer_known
     with _layer_lock:
         if not _layer_checked:
             import numba
@@ -125,6 +128,7 @@ def ensure_threading_layer():
             _layer_checked = True
         layer = threading_layer()
         _layer_serial = layer in (None, "workqueue")
+        _layer_known = layer  # None until a kernel has started numba's threads
         return layer
 
 
