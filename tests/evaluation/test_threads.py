@@ -211,6 +211,38 @@ def test_core_monitor_waits_for_a_window():
     assert m._samples == []
 
 
+def test_core_monitor_spreads_one_noisy_window_over_its_horizon():
+    # 2 cpus, a sample every window (1 s here), horizon 3 windows; nobody else, but the third
+    # window's ticks read 0.6 of a core of others (tick error): over the horizon that is 0.2,
+    # and both cores stay ours
+    samples = [(0.0, 0, 0.0), (1.0, 200, 2.0), (2.0, 400, 4.0), (3.0, 600, 5.4)]
+    m = _Fake(2, samples)
+    m.window, m.horizon = 1.0, 3.0
+    assert [_free(m, t) for t in (1.0, 2.0, 3.0)] == [2, 2, 2]
+    assert m._others == pytest.approx((600 / 100 - 5.4) / 3.0)
+    # a lasting load is seen: from the third window on another process takes a whole core
+    m = _Fake(2, samples[:3] + [(3.0, 600, 5.0), (4.0, 800, 6.0), (5.0, 1000, 7.0)])
+    m.window, m.horizon = 1.0, 3.0
+    assert [_free(m, t) for t in (1.0, 2.0, 3.0, 4.0, 5.0)] == [2, 2, 2, 1, 1]
+    # the measurement spans the horizon: the 5 s sample is compared with the 2 s one
+    assert m._others == pytest.approx((1000 - 400) / 100 / 3.0 - (7.0 - 4.0) / 3.0)
+
+
+def test_cgroup_quota_is_read_at_most_once_a_second(monkeypatch):
+    from pymoo_fs.evaluation.knn import parallel
+
+    reads = []
+    monkeypatch.setattr(parallel, "_read_quota", lambda: reads.append(1) or 3)
+    monkeypatch.setattr(parallel, "_quota_cache", None)
+    clock = [100.0]
+    monkeypatch.setattr(parallel.time, "perf_counter", lambda: clock[0])
+    assert [parallel._quota_cores() for _ in range(5)] == [3] * 5
+    assert len(reads) == 1
+    clock[0] += parallel._QUOTA_EVERY
+    assert parallel._quota_cores() == 3
+    assert len(reads) == 2
+
+
 def test_pymoo_fs_threads_fixes_the_default(monkeypatch):
     import numba
 

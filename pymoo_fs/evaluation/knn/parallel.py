@@ -19,8 +19,8 @@ thread-safe, so kernel calls are then serialised by a lock, :data:`_LAUNCH`).
 **The default thread count** (:func:`default_threads`). An evaluator made without
 ``n_threads`` uses, for each call, the cores of this process's CPU affinity (capped by a
 cgroup CPU quota) that other processes leave free: :class:`CoreMonitor` reads the busy time of
-those CPUs (``/proc/stat``) and subtracts this process's own CPU time over the last tenth of a
-second or more; a core counts as taken once other processes use half of it or more on
+those CPUs (``/proc/stat``) and subtracts this process's own CPU time over the last 0.3 s
+(sampled every 0.1 s); a core counts as taken once other processes use half of it or more on
 average. Beside one or two busy processes on two cores, or as one of several processes of a
 job array, the evaluator therefore runs on one thread, which was measured faster than two
 there; on an idle machine it runs on all cores as before. Where ``/proc`` does not exist the
@@ -148,7 +148,24 @@ def threading_layer():
         return None
 
 
+_QUOTA_EVERY = 1.0            # seconds between two readings of the cgroup quota
+_quota_cache = None           # (perf_counter of the reading, its value)
+
+
 def _quota_cores():
+    """Cores allowed by a cgroup CPU quota, read at most once every :data:`_QUOTA_EVERY`
+    seconds (a reading costs about 30 us, a kernel call of small work not much more)."""
+    global _quota_cache
+    now = time.perf_counter()
+    cached = _quota_cache
+    if cached is not None and now - cached[0] < _QUOTA_EVERY:
+        return cached[1]
+    value = _read_quota()
+    _quota_cache = (now, value)
+    return value
+
+
+def _read_quota():
     """Cores allowed by a cgroup CPU quota (v2 ``cpu.max``, v1 ``cpu.cfs_quota_us``), or
     None where none is set or readable."""
     try:
@@ -173,17 +190,24 @@ class CoreMonitor:
     Over a window of at least ``window`` seconds, the busy time of the CPUs in this process's
     affinity set (``/proc/stat``: user, nice, system, irq, softirq and steal ticks) minus this
     process's own CPU time (:func:`time.process_time`) is the other processes' load on them,
-    in cores. :meth:`free` is the number of those CPUs minus the cores that load takes (a core
-    counts as taken at :attr:`TAKEN` of it), at least 1. Between windows the last measurement
-    stands. Before the first window has passed, the other processes' load is the count of
-    running tasks in ``/proc/stat`` (``procs_running``) less this thread.
+    in cores. A sample is taken at most once a ``window``; the load is measured from the
+    oldest sample of the last ``horizon`` seconds (at least the sample before) to the newest,
+    so that the tick counts' error is spread over several windows. :meth:`free` is the number
+    of those CPUs minus the cores that load takes (a core counts as taken at :attr:`TAKEN` of
+    it), at least 1. Between samples the last measurement stands. Before the first window has
+    passed, the other processes' load is the count of running tasks in ``/proc/stat``
+    (``procs_running``) less this thread.
 
     Parameters
     ----------
     window : float, default=0.1
-        Seconds of the shortest window (``/proc/stat`` counts in ticks of 10 ms: over 0.1 s a
-        core's use is known to about 0.1, well inside :attr:`TAKEN`; a job array's processes
-        settle on their share within a few windows).
+        Seconds between two samples.
+    horizon : float, default=0.3
+        Seconds the measurement spans (at least one window). ``/proc/stat`` counts in ticks of
+        10 ms per CPU: over one window of 0.1 s on 2 CPUs the others' load is known to about
+        0.2 cores, over 0.3 s to about 0.07, well inside :attr:`TAKEN`. A job array's
+        processes settle on their share within a horizon or two (measured in
+        ``benchmarks/contention.md``).
 
     Attributes
     ----------
@@ -196,8 +220,9 @@ class CoreMonitor:
 
     TAKEN = 0.5
 
-    def __init__(self, window=0.1):
+    def __init__(self, window=0.1, horizon=0.3):
         self.window = float(window)
+        self.horizon = max(float(horizon), self.window)
         try:
             self.cpus = sorted(os.sched_getaffinity(0))
         except (AttributeError, OSError):  # not Linux
@@ -205,6 +230,7 @@ class CoreMonitor:
         self._lock = threading.Lock()
         self._tick = float(os.sysconf("SC_CLK_TCK")) if hasattr(os, "sysconf") else 100.0
         self._last = None           # (wall, busy ticks of our cpus, own cpu seconds)
+        self._history = []          # older samples within the horizon, oldest first
         self._others = 0.0          # other processes' load on our cpus, in cores
         sample = self._sample()
         self.available = sample is not None
@@ -247,9 +273,15 @@ class CoreMonitor:
             if self._last is not None and now - self._last[0] >= self.window:
                 sample = self._sample()
                 if sample is not None:
-                    wall = sample[0] - self._last[0]
-                    busy = (sample[1] - self._last[1]) / self._tick / wall
-                    own = (sample[2] - self._last[2]) / wall
+                    history = self._history
+                    history.append(self._last)
+                    # the oldest sample within the horizon, or the one before the newest
+                    while len(history) > 1 and sample[0] - history[1][0] >= self.horizon:
+                        history.pop(0)
+                    first = history[0]
+                    wall = sample[0] - first[0]
+                    busy = (sample[1] - first[1]) / self._tick / wall
+                    own = (sample[2] - first[2]) / wall
                     self._others = max(0.0, busy - own)
                     self._last = sample[:3]
             taken = math.floor(self._others + 1.0 - self.TAKEN)
