@@ -217,7 +217,7 @@ def test_flips_by_column_updates_equal_sklearn(monkeypatch, diabetes, integer_fe
     rng = np.random.default_rng(9)
     for k, scoring in ((5, "neg_mean_squared_error"), (3, "r2")):
         ev = KNNEvaluator(X, y + 0.25 * rng.random(y.size), n_neighbors=k, cv=4,
-                          scoring=scoring)
+                          scoring=scoring, backend="numpy")  # the numpy path's updates
         base = _masks(rng, 1, 10, 0.6)[0]
         flipped = _flipped(base)
         keep = flipped.any(axis=1)
@@ -230,7 +230,8 @@ def test_flips_by_column_updates_equal_sklearn(monkeypatch, diabetes, integer_fe
 
 def test_flips_of_a_large_base_take_the_update_path():
     X, y = make_regression(70, 60, n_informative=6, noise=1.0, random_state=4)
-    ev = KNNEvaluator(X, y, n_neighbors=4, cv=3, scoring="neg_mean_absolute_error")
+    ev = KNNEvaluator(X, y, n_neighbors=4, cv=3, scoring="neg_mean_absolute_error",
+                      backend="numpy")  # the numpy path's updates
     base = np.ones(60, dtype=bool)
     base[:5] = False
     flips = ev.score_flips(base, [0, 1, 10, 59])
@@ -248,9 +249,13 @@ def test_data_full_of_ties_goes_to_sklearn_directly(monkeypatch):
     y = rng.normal(size=60)
     ev = KNNEvaluator(X, y, n_neighbors=3, cv=4, scoring="neg_mean_squared_error")
     masks = _masks(rng, 6, 6)
-    np.testing.assert_array_equal(ev.score(masks), _sklearn(X, y, masks, 3, ev.folds,
-                                                            "neg_mean_squared_error"))
-    assert ev._regression.n_folds_seen == 8  # two masks tested, then scikit-learn directly
+    np.testing.assert_array_equal(ev.score(masks[:2]), _sklearn(X, y, masks[:2], 3, ev.folds,
+                                                                "neg_mean_squared_error"))
+    assert ev._regression.n_folds_seen == 8  # two masks tested (one batch) ...
+    assert ev._regression.n_sklearn_folds > 0.8 * 8
+    np.testing.assert_array_equal(ev.score(masks[2:]), _sklearn(X, y, masks[2:], 3, ev.folds,
+                                                                "neg_mean_squared_error"))
+    assert ev._regression.n_folds_seen == 8  # ... then scikit-learn directly
     flipped = _flipped(masks[0])
     keep = flipped.any(axis=1)
     np.testing.assert_array_equal(ev.score_flips(masks[0])[keep],
@@ -267,3 +272,48 @@ def test_a_fold_whose_training_part_holds_exactly_k_samples():
     masks = np.array([[True, False, True], [True, True, True]])
     np.testing.assert_array_equal(ev.score(masks), _sklearn(X, y, masks, 3, folds,
                                                             "neg_mean_absolute_error"))
+
+
+@pytest.mark.parametrize("scoring", SCORINGS)
+def test_compiled_path_equals_the_numpy_statement_and_sklearn(diabetes, scoring):
+    """The compiled kernels (the default) against the numpy path (``backend="numpy"``) and
+    scikit-learn, batches of one and of many masks, k on both sides of numpy's pairwise
+    sum (8)."""
+    X, y = diabetes
+    rng = np.random.default_rng(21)
+    masks = _masks(rng, 12, X.shape[1], 0.4)
+    for k in (3, 9):
+        fast = KNNEvaluator(X, y, n_neighbors=k, cv=5, scoring=scoring, cache_size=0)
+        ref = KNNEvaluator(X, y, n_neighbors=k, cv=5, scoring=scoring, backend="numpy",
+                           cache_size=0)
+        assert fast._regression._data is not None and ref._regression._data is None
+        expected = _sklearn(X, y, masks, k, fast.folds, scoring)
+        np.testing.assert_array_equal(fast.score(masks), expected)
+        np.testing.assert_array_equal(fast.score(masks[3:4]), expected[3:4])
+        np.testing.assert_array_equal(ref.score(masks), expected)
+        # continuous targets and features: nearly every row is certified in the kernel
+        assert fast._regression.n_sklearn_folds < 0.5 * fast._regression.n_folds_seen
+
+
+def test_compiled_path_scores_do_not_depend_on_the_threads(diabetes):
+    X, y = diabetes
+    rng = np.random.default_rng(4)
+    masks = _masks(rng, 7, X.shape[1])
+    out = [KNNEvaluator(X, y, cv=4, scoring="r2", n_threads=t).score(masks) for t in (1, 2)]
+    np.testing.assert_array_equal(out[0], out[1])
+
+
+def test_batched_fold_metrics_equal_sklearn_and_a_failed_check_falls_back(monkeypatch,
+                                                                         diabetes):
+    from pymoo_fs.evaluation.knn import regression
+
+    X, y = diabetes
+    ev = KNNEvaluator(X, y, cv=3, scoring="neg_mean_absolute_error")
+    assert ev._regression._batch_metric is regression._mae_batch
+    # a batched metric that differs from scikit-learn's is not used
+    monkeypatch.setitem(regression._BATCH, "neg_mean_absolute_error",
+                        lambda t, P: regression._mae_batch(t, P) * (1 + 1e-15))
+    ev2 = KNNEvaluator(X, y, cv=3, scoring="neg_mean_absolute_error")
+    assert ev2._regression._batch_metric is None
+    masks = _masks(np.random.default_rng(2), 5, X.shape[1])
+    np.testing.assert_array_equal(ev2.score(masks), ev.score(masks))

@@ -302,8 +302,11 @@ class KNNEvaluator(CrossValidatedEvaluator):
         if target == "regression":
             from pymoo_fs.evaluation.knn.regression import RegressionRows
 
-            self._regression = RegressionRows(self.X, self.y, self.folds, self.n_neighbors,
-                                              self.scoring)
+            compiled = backend != "numpy"
+            self._regression = RegressionRows(
+                self.X, self.y, self.folds, self.n_neighbors, self.scoring,
+                data=self._gram.data(float64=True) if compiled else None,
+                threads=self._threads if compiled else None)
 
     # ------------------------------------------------------------------ properties
     @property
