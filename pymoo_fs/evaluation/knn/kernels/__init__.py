@@ -5,6 +5,7 @@
 * :mod:`.rows` - a row's certified vote from a Gram matrix; :mod:`.certify` - the band test and
   the small routines every path shares;
 * :mod:`.flips` - all single-feature flips of one mask from its Gram matrix;
+* :mod:`.regress` - certified, ordered neighbour lists of every CV row for KNN regression;
 * :mod:`.sklearn_replay` - scikit-learn's brute force and kd-tree replayed for the rows that
   cannot be certified (versioned against scikit-learn);
 * :mod:`.blas` - BLAS callable from cached kernels; :mod:`.bounds` - Higham's gamma, the one
