@@ -12,10 +12,15 @@ different labels, by replaying the tree itself (:func:`kd_lazy`, split as the qu
 its nodes, :func:`kd_query`, :func:`kd_settle`; :func:`kd_build` splits every node).
 :func:`exact_rows` runs it over a batch of masks.
 
+For the regression path, :func:`exact_regression_rows` gives scikit-learn's neighbours of
+chosen rows *in its order* (``KNeighborsRegressor.predict`` sums their targets in that order):
+the same brute force and kd-tree, every row's heap then sorted by :func:`simultaneous_sort`
+(``sklearn/utils/_sorting.pyx``, not stable: it decides the order among equal distances).
+
 **Versioned against scikit-learn.** What is replayed is scikit-learn's *private*
 implementation (``sklearn/metrics/_pairwise_distances_reduction/``,
 ``sklearn/neighbors/_binary_tree.pxi.tp``, ``_kd_tree.pyx.tp``, ``_partition_nodes.pyx``,
-``sklearn/utils/_heap.pyx``) and libstdc++'s ``std::nth_element`` (``bits/stl_algo.h``), which
+``sklearn/utils/_heap.pyx``, ``sklearn/utils/_sorting.pyx``) and libstdc++'s ``std::nth_element`` (``bits/stl_algo.h``), which
 any release may change. It was written against scikit-learn :data:`WRITTEN_AGAINST` and
 verified on the releases in :data:`VERIFIED_ON` (the self-check and the replay tests of
 ``tests/evaluation/knn/test_sklearn_replay.py``). On every release, listed or not, the
@@ -38,6 +43,13 @@ WRITTEN_AGAINST = "1.9.1"
 #: and the tests of tests/evaluation/knn/test_sklearn_replay.py and tests/evaluation/test_knn.py
 #: (numpy 2.4.6, scipy 1.17.1, numba 0.68.1); pyproject.toml asks for scikit-learn >= 1.6
 VERIFIED_ON = ("1.6.1", "1.7.2", "1.8.0", "1.9.1")
+#: scikit-learn releases on which the ordered neighbours of :func:`exact_regression_rows` (its
+#: :func:`simultaneous_sort`, 1.9.1's introsort) passed the regression self-check
+#: (:func:`pymoo_fs.evaluation.knn.selfcheck.regression_settings`, 1 and 2 OpenMP threads) and
+#: tests/evaluation/knn/test_regress_replay.py; older releases' source shows a different sort
+#: (a recursive quicksort), on which the self-check is expected to fail and the caller to
+#: fall back to scikit-learn
+REGRESSION_VERIFIED_ON = ("1.9.1",)
 #: the initial value of scikit-learn's heaps (``DBL_MAX``)
 DBL_MAX = np.finfo(np.float64).max
 
@@ -845,6 +857,26 @@ def kd_settle(X, ranks, cols, train, folds, lo, hi, pred, unc, tie_t, tie_n):
         unc[r] = False
 
 
+@kernel(inline="always")
+def sk_takes_brute(m, k, n_train):
+    """Whether scikit-learn's ``KNeighbors*`` (``algorithm="auto"``, Euclidean) searches a
+    fold of ``n_train`` training samples by brute force for ``m`` columns and ``k``
+    neighbours (more than 15 columns, or ``k >= n_train // 2``) rather than by kd-tree."""
+    return m > 15 or k >= n_train // 2
+
+
+@kernel()
+def _open_fold(folds, f, unc):
+    """Fold ``f``'s rows ``lo:hi``, its training indices, and whether any of its rows is
+    open in ``unc``."""
+    lo = folds.bounds[f]
+    hi = folds.bounds[f + 1]
+    todo = False
+    for r in range(lo, hi):
+        todo |= unc[r]
+    return lo, hi, folds.train[folds.train_ptr[f]:folds.train_ptr[f + 1]], todo
+
+
 @kernel()
 def exact_fold_rows(X, ranks, cols, folds, pred, unc, ints=False):
     """Settle the uncertified rows of one mask by scikit-learn's own arithmetic.
@@ -866,16 +898,11 @@ def exact_fold_rows(X, ranks, cols, folds, pred, unc, ints=False):
     k = folds.k
     counts = np.zeros(folds.n_classes, dtype=np.int64)
     for f in range(folds.bounds.size - 1):
-        lo = folds.bounds[f]
-        hi = folds.bounds[f + 1]
-        todo = False
-        for r in range(lo, hi):
-            todo |= unc[r]
+        lo, hi, train, todo = _open_fold(folds, f, unc)
         if not todo:
             continue
-        train = folds.train[folds.train_ptr[f]:folds.train_ptr[f + 1]]
         test = folds.row_q[lo:hi]
-        if cols.size > 15 or k >= train.size // 2:
+        if sk_takes_brute(cols.size, k, train.size):
             nbr = np.empty((hi - lo, k), dtype=np.int64)
             _sk_brute_rows(X, cols, test, train, unc, lo, k, folds.sk_chunk, folds.sk_threads,
                            nbr, ints)
@@ -1114,15 +1141,10 @@ def exact_regression_rows(X, ranks, cols, folds, open_rows, nbr):
     k = folds.k
     m = cols.size
     for f in range(folds.bounds.size - 1):
-        lo = folds.bounds[f]
-        hi = folds.bounds[f + 1]
-        todo = False
-        for r in range(lo, hi):
-            todo |= open_rows[r]
+        lo, hi, train, todo = _open_fold(folds, f, open_rows)
         if not todo:
             continue
-        train = folds.train[folds.train_ptr[f]:folds.train_ptr[f + 1]]
-        if m > 15 or k >= train.size // 2:
+        if sk_takes_brute(m, k, train.size):
             pos = np.empty((hi - lo, k), dtype=np.int64)
             vals = _sk_brute_rows(X, cols, folds.row_q[lo:hi], train, open_rows, lo, k,
                                   folds.sk_chunk, folds.sk_threads, pos)
