@@ -10,11 +10,17 @@ switches the replay on only after a self-check against ``KNeighborsClassifier`` 
 succeeded in this process, on data built to exercise what matters (equal distances, several
 chunks, several threads' merge, one-row folds, both the brute-force and the kd-tree branch).
 Otherwise the evaluator falls back to scikit-learn for the uncertified rows' folds.
+
+The regression path's replay of scikit-learn's *ordered* neighbours
+(:func:`~pymoo_fs.evaluation.knn.kernels.sklearn_replay.exact_regression_rows`, used by
+:class:`pymoo_fs.evaluation.knn.regress_replay.RegressionReplay`) has a check of its own,
+:func:`regression_settings`: its output compared with ``KNeighborsRegressor.kneighbors``,
+index for index, on tie-heavy integer grids, both branches.
 """
 
 import numpy as np
 
-from pymoo_fs.evaluation.knn.layout import ColumnRanks
+from pymoo_fs.evaluation.knn.layout import ColumnRanks, FoldLayout
 
 _STATE = {}
 
@@ -30,6 +36,22 @@ def settings():
     """
     import sklearn
 
+    usable, chunk, threads = _sklearn_config()
+    if not usable:
+        return 0, chunk, threads
+    key = (sklearn.__version__, chunk, threads)
+    if key not in _STATE:
+        _STATE[key] = _kd_replay_verified() and _self_check(chunk, threads)
+    return int(_STATE[key]), chunk, threads
+
+
+def _sklearn_config():
+    """``(usable, chunk_size, n_threads)``: scikit-learn's ``pairwise_dist_chunk_size`` and
+    OpenMP thread count now, and False where its brute force may not be replayed at all (an
+    OpenBLAS configuration scikit-learn itself calls unstable, or helpers it lacks: then
+    ``(False, 256, 1)``)."""
+    import sklearn
+
     try:
         from sklearn.utils._openmp_helpers import _openmp_effective_n_threads
         from sklearn.utils.fixes import _in_unstable_openblas_configuration
@@ -37,12 +59,39 @@ def settings():
         threads = int(_openmp_effective_n_threads())
         chunk = int(sklearn.get_config().get("pairwise_dist_chunk_size", 256))
         if _in_unstable_openblas_configuration():
-            return 0, chunk, threads
+            return False, chunk, threads
     except Exception:  # pragma: no cover - a scikit-learn without these helpers
-        return 0, 256, 1
-    key = (sklearn.__version__, chunk, threads)
+        return False, 256, 1
+    return True, chunk, threads
+
+
+def regression_settings():
+    """``(exact, chunk_size, n_threads)`` for the regression replay's
+    :class:`~pymoo_fs.evaluation.knn.kernels.structures.Folds`
+    (:func:`~pymoo_fs.evaluation.knn.kernels.sklearn_replay.exact_regression_rows`).
+
+    ``exact`` is 1 when the replay of scikit-learn's *ordered* neighbours (both branches, the
+    sort of each row's heap included) gave ``KNeighborsRegressor.kneighbors``'s output, index
+    for index, on every case of :data:`_REGRESSION_CASES` in this process (once per
+    scikit-learn version, chunk size and thread count), else 0; ``chunk_size`` and
+    ``n_threads`` as in :func:`settings`. Any exception during the check counts as a failure.
+
+    Returns
+    -------
+    tuple of (int, int, int)
+    """
+    import sklearn
+
+    usable, chunk, threads = _sklearn_config()
+    if not usable:
+        return 0, chunk, threads
+    key = ("regression", sklearn.__version__, chunk, threads)
     if key not in _STATE:
-        _STATE[key] = _kd_replay_verified() and _self_check(chunk, threads)
+        try:
+            _STATE[key] = all(_check_regression_case(*case, chunk=chunk, threads=threads)
+                              for case in _REGRESSION_CASES)
+        except Exception:  # pragma: no cover - any failure disables the replay
+            _STATE[key] = False
     return int(_STATE[key]), chunk, threads
 
 
@@ -112,6 +161,18 @@ _CASES = [(120, 20, 40, 5, 2), (700, 18, 10, 3, 3), (60, 17, 1, 1, 2), (90, 40, 
 _KD_CASES = [(300, 6, 30, 5, 2), (400, 2, 40, 3, 3), (250, 4, 25, 1, 1)]
 #: (n_samples, n_features, grid, k, n_folds) for the tree path
 _TREE_CASES = [(240, 7, 2, 5, 4), (180, 4, 3, 3, 3), (150, 3, 1, 1, 5), (200, 8, 0, 5, 4)]
+#: (n_samples, n_features, n_cols, n_folds, k, grid, inverted) for the regression replay's
+#: ordered neighbours: brute force (more than 15 columns: on Y with several chunks, hence
+#: thread blocks to merge, a one-row fold, real values, "inverted" folds whose test part is
+#: the larger, hence on X; k >= n_train // 2 with 3 columns, k > 15 for the introsort's
+#: partitions), then the kd-tree (k = 40: introsort again); integer grids of ``grid + 1``
+#: values make many equal distances between different targets
+_REGRESSION_CASES = [(120, 20, 19, 3, 5, 2, False), (900, 18, 17, 3, 3, 3, False),
+                     (60, 17, 16, 60, 1, 2, False), (90, 40, 39, 3, 7, 0, False),
+                     (120, 20, 18, 3, 3, 2, True), (48, 3, 3, 4, 20, 2, False),
+                     (300, 6, 5, 3, 5, 2, False), (400, 2, 2, 4, 3, 3, False),
+                     (250, 4, 3, 5, 1, 1, False), (200, 3, 3, 3, 10, 4, False),
+                     (600, 5, 4, 3, 40, 2, False)]
 
 
 def _check_case(n, d, n_test, k, grid, chunk, threads):
@@ -196,3 +257,42 @@ def _check_tree_case(n, d, grid, k, n_folds):
                     and np.array_equal(direct[b, bounds[f]:bounds[f + 1]], ref)):
                 return False
     return True
+
+
+def _check_regression_case(n, d, n_cols, n_folds, k, grid, inverted, chunk, threads):
+    """True when the replay's ordered neighbours of a random two thirds of every fold's rows
+    equal ``KNeighborsRegressor(k).kneighbors`` (mapped to sample indices) on integer-grid
+    data (and the same grid scaled to [0, 1]), and the other rows are left alone."""
+    from sklearn.neighbors import KNeighborsRegressor
+
+    from pymoo_fs.evaluation.knn.kernels.sklearn_replay import exact_regression_rows
+
+    rng = np.random.default_rng(n + d + k)
+    X = rng.random((n, d))
+    if grid:
+        X = np.round(X * grid)
+    y = rng.random(n)
+    fold_of = rng.permutation(n) % n_folds
+    parts = [np.flatnonzero(fold_of == f) for f in range(n_folds)]
+    rest = [np.flatnonzero(fold_of != f) for f in range(n_folds)]
+    folds = [(p, r) if inverted else (r, p) for p, r in zip(parts, rest)]
+    codes = np.unique(y, return_inverse=True)[1].reshape(-1).astype(np.int64)
+    layout = FoldLayout(folds, codes, k, int(codes.max()) + 1, "accuracy")
+    kf = layout.kernel_folds()._replace(exact=1, sk_chunk=chunk, sk_threads=threads)
+    cols = np.sort(rng.choice(d, n_cols, replace=False)).astype(np.int64)
+    open_rows = rng.random(layout.rows.size) < 2 / 3
+    open_rows[0] = True
+    ok = True
+    for Xv in [X] + ([X / grid] if grid else []):
+        Xv = np.ascontiguousarray(Xv)
+        nbr = np.full((layout.rows.size, k), -1, dtype=np.int64)
+        exact_regression_rows(Xv, ColumnRanks(Xv).ensure(cols), cols, kf, open_rows, nbr)
+        Xs = Xv[:, cols]
+        for f, (train, test) in enumerate(folds):
+            lo, hi = layout.bounds[f], layout.bounds[f + 1]
+            ind = KNeighborsRegressor(n_neighbors=k).fit(Xs[train], y[train]).kneighbors(
+                Xs[test], return_distance=False)
+            want = open_rows[lo:hi]
+            ok &= bool(np.array_equal(nbr[lo:hi][want], train[ind][want])
+                       and np.all(nbr[lo:hi][~want] == -1))
+    return ok

@@ -12,10 +12,15 @@ different labels, by replaying the tree itself (:func:`kd_lazy`, split as the qu
 its nodes, :func:`kd_query`, :func:`kd_settle`; :func:`kd_build` splits every node).
 :func:`exact_rows` runs it over a batch of masks.
 
+For the regression path, :func:`exact_regression_rows` gives scikit-learn's neighbours of
+chosen rows *in its order* (``KNeighborsRegressor.predict`` sums their targets in that order):
+the same brute force and kd-tree, every row's heap then sorted by :func:`simultaneous_sort`
+(``sklearn/utils/_sorting.pyx``, not stable: it decides the order among equal distances).
+
 **Versioned against scikit-learn.** What is replayed is scikit-learn's *private*
 implementation (``sklearn/metrics/_pairwise_distances_reduction/``,
 ``sklearn/neighbors/_binary_tree.pxi.tp``, ``_kd_tree.pyx.tp``, ``_partition_nodes.pyx``,
-``sklearn/utils/_heap.pyx``) and libstdc++'s ``std::nth_element`` (``bits/stl_algo.h``), which
+``sklearn/utils/_heap.pyx``, ``sklearn/utils/_sorting.pyx``) and libstdc++'s ``std::nth_element`` (``bits/stl_algo.h``), which
 any release may change. It was written against scikit-learn :data:`WRITTEN_AGAINST` and
 verified on the releases in :data:`VERIFIED_ON` (the self-check and the replay tests of
 ``tests/evaluation/knn/test_sklearn_replay.py``). On every release, listed or not, the
@@ -38,6 +43,13 @@ WRITTEN_AGAINST = "1.9.1"
 #: and the tests of tests/evaluation/knn/test_sklearn_replay.py and tests/evaluation/test_knn.py
 #: (numpy 2.4.6, scipy 1.17.1, numba 0.68.1); pyproject.toml asks for scikit-learn >= 1.6
 VERIFIED_ON = ("1.6.1", "1.7.2", "1.8.0", "1.9.1")
+#: scikit-learn releases on which the ordered neighbours of :func:`exact_regression_rows` (its
+#: :func:`simultaneous_sort`, 1.9.1's introsort) passed the regression self-check
+#: (:func:`pymoo_fs.evaluation.knn.selfcheck.regression_settings`, 1 and 2 OpenMP threads) and
+#: tests/evaluation/knn/test_regress_replay.py; older releases' source shows a different sort
+#: (a recursive quicksort), on which the self-check is expected to fail and the caller to
+#: fall back to scikit-learn
+REGRESSION_VERIFIED_ON = ("1.9.1",)
 #: the initial value of scikit-learn's heaps (``DBL_MAX``)
 DBL_MAX = np.finfo(np.float64).max
 
@@ -165,6 +177,10 @@ def _sk_brute_rows(X, cols, test, train, want, w0, k, chunk, n_threads, nbr, int
     ``dgemm``, and the chunks, heaps and merges are replayed on them (binary data such as
     semeion leaves a fifth of its rows to this replay, and a chunk's product was formed for
     all of its rows).
+
+    Returns the heaps' values, float64 ``(test.size, k)``: row ``i`` (where wanted) holds the
+    reduced distances (squared, clipped at 0) of ``nbr[i]`` in the heap's layout, what
+    ``ArgKmin`` sorts them by (:func:`simultaneous_sort`) before it returns them.
     """
     m = cols.size
     n_x = test.size
@@ -247,6 +263,7 @@ def _sk_brute_rows(X, cols, test, train, want, w0, k, chunk, n_threads, nbr, int
     for i in range(n_x):
         if want[w0 + i]:
             nbr[i, :] = idx[i, :]
+    return vals
 
 
 @kernel()
@@ -729,22 +746,23 @@ def kd_query(t, pt, k, vals, nbr, stack, lbs, t_stop=-1.0, n_lt=0):
 
 
 @kernel()
-def kd_settle(X, ranks, cols, train, folds, lo, hi, pred, unc, tie_t, tie_n):
-    """Rows ``lo:hi`` (one fold) still open in ``unc``: their votes from the fold's kd-tree,
-    built as scikit-learn builds it (the nodes the queries reach, :func:`kd_lazy`) and
-    queried as it queries (:func:`kd_query`). ``tie_t[r - lo]``, ``tie_n[r - lo]``: row r's
-    k-th distance and the number of candidates strictly nearer (the query's early stop;
-    ``tie_t < 0``: none).
-
-    ``ranks`` (int32 (D, n)): each column's ranks, ties by index (at least the rows
-    ``cols``), from which the tree's keys are gathered (:func:`gather_keys`).
+def _equal_point_groups(X, cols, folds, lo, hi, unc):
+    """The open rows ``lo:hi`` (``unc[r]``) of one fold in the order a replay of its tree
+    queries them, and for each the earlier row whose query result it takes.
 
     A query depends only on the query point and the fold's tree, so rows of equal points
     (discrete data: many) are queried once: the open rows are grouped by a hash of their
-    points' bits and a row whose point equals (value for value) the previous one of its group
-    takes its vote.
+    points' bits (FNV-1a over the selected columns) and a row whose point equals (value for
+    value) the last queried row, when its hash equals that of the row before it, takes that
+    row's result.
+
+    Returns
+    -------
+    rows : int64 (n_open,)
+        The open rows, in query order.
+    same : int64 (n_open,)
+        ``same[i]``: the row whose result ``rows[i]`` takes, or -1 (query it).
     """
-    k = folds.k
     m = cols.size
     n_open = 0
     for r in range(lo, hi):
@@ -766,6 +784,31 @@ def kd_settle(X, ranks, cols, train, folds, lo, hi, pred, unc, tie_t, tie_n):
             keys[c_open] = h
             c_open += 1
     by_key = np.argsort(keys)
+    order = np.empty(n_open, dtype=np.int64)
+    same = np.full(n_open, -1, dtype=np.int64)
+    prev = -1
+    for i in range(n_open):
+        r = rows[by_key[i]]
+        order[i] = r
+        if prev >= 0 and keys[by_key[i]] == keys[by_key[i - 1]]:
+            eq = True
+            q = folds.row_q[r]
+            qp = folds.row_q[prev]
+            for c in range(m):
+                eq = eq and X[q, cols[c]] == X[qp, cols[c]]
+            if eq:
+                same[i] = prev
+                continue
+        prev = r
+    return order, same
+
+
+@kernel()
+def _fold_tree(X, ranks, cols, train):
+    """The lazy replay (:func:`kd_lazy`) of the ``KDTree`` scikit-learn builds on the fold's
+    training points ``X[train][:, cols]`` (``leaf_size`` 30), with the traversal stack and
+    bounds :func:`kd_query` needs."""
+    m = cols.size
     P = np.empty((train.size, m))
     for p in range(train.size):
         for c in range(m):
@@ -773,22 +816,37 @@ def kd_settle(X, ranks, cols, train, folds, lo, hi, pred, unc, tie_t, tie_n):
     t = kd_lazy(P, _KD_LEAF, gather_keys(X, ranks, cols, train))
     stack = np.empty(2 * t.start.size + 2, dtype=np.int64)
     lbs = np.empty(2 * t.start.size + 2)
+    return t, stack, lbs
+
+
+@kernel()
+def kd_settle(X, ranks, cols, train, folds, lo, hi, pred, unc, tie_t, tie_n):
+    """Rows ``lo:hi`` (one fold) still open in ``unc``: their votes from the fold's kd-tree,
+    built as scikit-learn builds it (the nodes the queries reach, :func:`kd_lazy`) and
+    queried as it queries (:func:`kd_query`). ``tie_t[r - lo]``, ``tie_n[r - lo]``: row r's
+    k-th distance and the number of candidates strictly nearer (the query's early stop;
+    ``tie_t < 0``: none).
+
+    ``ranks`` (int32 (D, n)): each column's ranks, ties by index (at least the rows
+    ``cols``), from which the tree's keys are gathered (:func:`gather_keys`).
+
+    Rows of equal points are queried once (:func:`_equal_point_groups`).
+    """
+    k = folds.k
+    m = cols.size
+    rows, same = _equal_point_groups(X, cols, folds, lo, hi, unc)
+    t, stack, lbs = _fold_tree(X, ranks, cols, train)
+    pt = np.empty(m)
     vals = np.empty(k)
     nbr = np.empty(k, dtype=np.int64)
     counts = np.zeros(folds.n_classes, dtype=np.int64)
-    prev = -1
-    for i in range(n_open):
-        r = rows[by_key[i]]
+    for i in range(rows.size):
+        r = rows[i]
+        if same[i] >= 0:
+            pred[r] = pred[same[i]]
+            unc[r] = False
+            continue
         q = folds.row_q[r]
-        if prev >= 0 and keys[by_key[i]] == keys[by_key[i - 1]]:
-            same = True
-            qp = folds.row_q[prev]
-            for c in range(m):
-                same = same and X[q, cols[c]] == X[qp, cols[c]]
-            if same:
-                pred[r] = pred[prev]
-                unc[r] = False
-                continue
         for c in range(m):
             pt[c] = X[q, cols[c]]
         kd_query(t, pt, k, vals, nbr, stack, lbs, tie_t[r - lo], tie_n[r - lo])
@@ -797,7 +855,26 @@ def kd_settle(X, ranks, cols, train, folds, lo, hi, pred, unc, tie_t, tie_n):
             counts[folds.y[train[nbr[j]]]] += 1
         pred[r] = argmax_first(counts)
         unc[r] = False
-        prev = r
+
+
+@kernel(inline="always")
+def sk_takes_brute(m, k, n_train):
+    """Whether scikit-learn's ``KNeighbors*`` (``algorithm="auto"``, Euclidean) searches a
+    fold of ``n_train`` training samples by brute force for ``m`` columns and ``k``
+    neighbours (more than 15 columns, or ``k >= n_train // 2``) rather than by kd-tree."""
+    return m > 15 or k >= n_train // 2
+
+
+@kernel()
+def _open_fold(folds, f, unc):
+    """Fold ``f``'s rows ``lo:hi``, its training indices, and whether any of its rows is
+    open in ``unc``."""
+    lo = folds.bounds[f]
+    hi = folds.bounds[f + 1]
+    todo = False
+    for r in range(lo, hi):
+        todo |= unc[r]
+    return lo, hi, folds.train[folds.train_ptr[f]:folds.train_ptr[f + 1]], todo
 
 
 @kernel()
@@ -821,16 +898,11 @@ def exact_fold_rows(X, ranks, cols, folds, pred, unc, ints=False):
     k = folds.k
     counts = np.zeros(folds.n_classes, dtype=np.int64)
     for f in range(folds.bounds.size - 1):
-        lo = folds.bounds[f]
-        hi = folds.bounds[f + 1]
-        todo = False
-        for r in range(lo, hi):
-            todo |= unc[r]
+        lo, hi, train, todo = _open_fold(folds, f, unc)
         if not todo:
             continue
-        train = folds.train[folds.train_ptr[f]:folds.train_ptr[f + 1]]
         test = folds.row_q[lo:hi]
-        if cols.size > 15 or k >= train.size // 2:
+        if sk_takes_brute(cols.size, k, train.size):
             nbr = np.empty((hi - lo, k), dtype=np.int64)
             _sk_brute_rows(X, cols, test, train, unc, lo, k, folds.sk_chunk, folds.sk_threads,
                            nbr, ints)
@@ -878,3 +950,225 @@ def exact_rows(X, ranks, cols_flat, cols_ptr, folds, pred, unc, ints):
         if todo:
             exact_fold_rows(X, ranks, cols_flat[cols_ptr[b]:cols_ptr[b + 1]], folds, pred[b],
                             unc[b], ints[b])
+
+
+# ----------------------------------------------------------------- scikit-learn's sort
+# KNeighborsRegressor's prediction is the mean of the neighbours' targets in the order
+# kneighbors returns them: each row's heap sorted by scikit-learn's simultaneous_sort
+# (sklearn/utils/_sorting.pyx, an introsort that is not stable), on the reduced distances:
+# ArgKmin sorts its heaps of squared distances (clipped at 0) before it converts them
+# (_argkmin.pyx.tp: _parallel_on_X_prange_iter_finalize, _parallel_on_Y_finalize, then
+# compute_exact_distances only when distances are returned), KDTree.query its
+# NeighborsHeap of rdist (squared distances) with sort_results=True (NeighborsHeap._sort,
+# _binary_tree.pxi.tp). The order among exactly equal distances is the sort's.
+
+
+@kernel(inline="always")
+def _sort_swap(values, indices, i, j):
+    """``swap`` of ``sklearn/utils/_sorting.pyx``: entries i and j of both arrays."""
+    values[i], values[j] = values[j], values[i]
+    indices[i], indices[j] = indices[j], indices[i]
+
+
+@kernel()
+def _insertion_sort(values, indices, s, n):
+    """``insertion_sort`` of ``sklearn/utils/_sorting.pyx`` on ``[s, s + n)``."""
+    for i in range(1, n):
+        temp_val = values[s + i]
+        temp_idx = indices[s + i]
+        j = i
+        while j > 0 and values[s + j - 1] > temp_val:
+            values[s + j] = values[s + j - 1]
+            indices[s + j] = indices[s + j - 1]
+            j -= 1
+        values[s + j] = temp_val
+        indices[s + j] = temp_idx
+
+
+@kernel()
+def _sift_down(values, indices, s, start, end):
+    """``sift_down`` of ``sklearn/utils/_sorting.pyx`` on the heap ``[s, s + end)``."""
+    root = start
+    while True:
+        child = root * 2 + 1
+        maxind = root
+        if child < end and values[s + maxind] < values[s + child]:
+            maxind = child
+        if child + 1 < end and values[s + maxind] < values[s + child + 1]:
+            maxind = child + 1
+        if maxind == root:
+            break
+        _sort_swap(values, indices, s + root, s + maxind)
+        root = maxind
+
+
+@kernel()
+def _heapsort(values, indices, s, n):
+    """``heapsort`` of ``sklearn/utils/_sorting.pyx`` on ``[s, s + n)`` (n > 15 here)."""
+    start = (n - 2) // 2
+    end = n
+    while True:
+        _sift_down(values, indices, s, start, end)
+        if start == 0:
+            break
+        start -= 1
+    end = n - 1
+    while end > 0:
+        _sort_swap(values, indices, s, s + end)
+        _sift_down(values, indices, s, 0, end)
+        end = end - 1
+
+
+@kernel()
+def _inplace_median3(values, indices, s, n):
+    """``inplace_median3`` of ``sklearn/utils/_sorting.pyx`` on ``[s, s + n)``: the
+    smallest of the first, middle and last values moved first, the median last (returned),
+    the largest to the middle."""
+    pivot_idx = n // 2
+    if values[s] > values[s + n - 1]:
+        _sort_swap(values, indices, s, s + n - 1)
+    if values[s + n - 1] > values[s + pivot_idx]:
+        _sort_swap(values, indices, s + n - 1, s + pivot_idx)
+        if values[s] > values[s + n - 1]:
+            _sort_swap(values, indices, s, s + n - 1)
+    return values[s + n - 1]
+
+
+@kernel()
+def simultaneous_sort(values, indices, n):
+    """scikit-learn's ``simultaneous_sort`` (``sklearn/utils/_sorting.pyx``, scikit-learn
+    1.9.1, ``use_three_way_partition=False`` as ``ArgKmin`` and ``NeighborsHeap._sort`` call
+    it): the first ``n`` values sorted ascending, the indices moved with them, entry for
+    entry as scikit-learn moves them (the sort is not stable: the order it leaves among equal
+    values is what this replays).
+
+    ``introsort_2way``: while more than 15 entries remain, a median-of-three pivot
+    (``inplace_median3``), a two-way partition, the left part sorted (scikit-learn recurses)
+    and the loop continued on the right part; past a depth of ``2 * int(log2(n))`` a heapsort;
+    an insertion sort of the last 15 or fewer entries. The recursion on the left part is a
+    stack here: the left and the right parts are disjoint and each one's sort depends only on
+    its own entries and depth, so the order in which they are sorted changes nothing.
+
+    Parameters
+    ----------
+    values : float64 (>= n,)
+        Changed in place.
+    indices : int64 (>= n,)
+        Changed in place, with ``values``.
+    n : int
+    """
+    if n == 0:
+        return
+    stack_s = np.empty(n + 1, dtype=np.int64)
+    stack_n = np.empty(n + 1, dtype=np.int64)
+    stack_d = np.empty(n + 1, dtype=np.int64)
+    stack_s[0] = 0
+    stack_n[0] = n
+    stack_d[0] = 2 * int(np.log2(n))
+    top = 1
+    while top > 0:
+        top -= 1
+        s = stack_s[top]
+        size = stack_n[top]
+        maxd = stack_d[top]
+        sorted_ = False
+        while size > 15:
+            if maxd <= 0:  # max depth limit exceeded ("gone quadratic")
+                _heapsort(values, indices, s, size)
+                sorted_ = True
+                break
+            maxd -= 1
+            pivot = _inplace_median3(values, indices, s, size)
+            i = 1  # the median3 step ensures values[0] <= pivot
+            j = size - 2  # and values[-1] >= pivot
+            while True:
+                while i <= j and values[s + i] < pivot:
+                    i += 1
+                while i <= j and values[s + j] > pivot:
+                    j -= 1
+                if i >= j:
+                    break
+                _sort_swap(values, indices, s + i, s + j)
+                i += 1
+                j -= 1
+            pivot_idx = i
+            _sort_swap(values, indices, s + pivot_idx, s + size - 1)
+            # scikit-learn's recursive call on the left side, with the decremented depth
+            stack_s[top] = s
+            stack_n[top] = pivot_idx
+            stack_d[top] = maxd
+            top += 1
+            # continue with the right side
+            s += pivot_idx + 1
+            size -= pivot_idx + 1
+        if not sorted_:
+            _insertion_sort(values, indices, s, size)
+
+
+@kernel()
+def exact_regression_rows(X, ranks, cols, folds, open_rows, nbr):
+    """scikit-learn's ordered neighbours of the open rows of one mask, for the regression path.
+
+    For every fold holding rows with ``open_rows[r]``, ``nbr[r, :k]`` receives the sample
+    indices (into ``X``: ``train[pos]``) of the neighbours that
+    ``KNeighborsRegressor(k).fit(X[train][:, cols], .).kneighbors(X[test][:, cols],
+    return_distance=False)`` (``algorithm="auto"``) returns for row r, in its order. Where
+    scikit-learn takes brute force (more than 15 columns, or ``k >= n_train // 2``), the heaps
+    of :func:`_sk_brute_rows` (``ArgKmin``: its chunks, threads and merges) are sorted by
+    :func:`simultaneous_sort` on their reduced distances; where it takes a kd-tree, every
+    open row is queried in full on the fold's lazily built tree (:func:`_fold_tree`,
+    :func:`kd_query`; rows of equal points once, :func:`_equal_point_groups`) and its heap
+    sorted the same way. With ``folds.exact == 0`` nothing is done.
+
+    Parameters
+    ----------
+    X : float64 (n, D)
+    ranks : int32 (D, n)
+        Each column's ranks, ties by index, at least for ``cols``
+        (:class:`pymoo_fs.evaluation.knn.layout.ColumnRanks`).
+    cols : int64 (m,)
+        The mask's columns, increasing, ``m >= 1``.
+    folds : Folds
+        The kernels' fold layout (``sk_chunk``, ``sk_threads``: scikit-learn's
+        ``pairwise_dist_chunk_size`` and OpenMP thread count; ``y`` is not read).
+    open_rows : bool (R,)
+        The rows to replay (not changed).
+    nbr : int64 (R, >= k)
+        Written in columns ``:k`` of the open rows only.
+    """
+    if folds.exact == 0:
+        return
+    k = folds.k
+    m = cols.size
+    for f in range(folds.bounds.size - 1):
+        lo, hi, train, todo = _open_fold(folds, f, open_rows)
+        if not todo:
+            continue
+        if sk_takes_brute(m, k, train.size):
+            pos = np.empty((hi - lo, k), dtype=np.int64)
+            vals = _sk_brute_rows(X, cols, folds.row_q[lo:hi], train, open_rows, lo, k,
+                                  folds.sk_chunk, folds.sk_threads, pos)
+            for r in range(lo, hi):
+                if open_rows[r]:
+                    simultaneous_sort(vals[r - lo], pos[r - lo], k)
+                    for j in range(k):
+                        nbr[r, j] = train[pos[r - lo, j]]
+            continue
+        rows, same = _equal_point_groups(X, cols, folds, lo, hi, open_rows)
+        t, stack, lbs = _fold_tree(X, ranks, cols, train)
+        pt = np.empty(m)
+        vals = np.empty(k)
+        pos = np.empty(k, dtype=np.int64)
+        for i in range(rows.size):
+            r = rows[i]
+            if same[i] >= 0:
+                for j in range(k):
+                    nbr[r, j] = nbr[same[i], j]
+                continue
+            q = folds.row_q[r]
+            for c in range(m):
+                pt[c] = X[q, cols[c]]
+            kd_query(t, pt, k, vals, pos, stack, lbs)
+            simultaneous_sort(vals, pos, k)
+            for j in range(k):
+                nbr[r, j] = train[pos[j]]
