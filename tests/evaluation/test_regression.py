@@ -81,6 +81,13 @@ def test_synthetic_more_features_than_the_tree_and_continuous_targets(scoring):
                                   _sklearn(X, y, masks[1:3], 9, ev9.folds, scoring))
 
 
+class _NoReplay:
+    """A replay that always declines (as where its self-check fails)."""
+
+    def neighbours_batch(self, masks, open_rows, nbr):
+        return False
+
+
 @pytest.mark.parametrize("integer_targets", [False, True])
 def test_tied_integer_features(integer_targets):
     rng = np.random.default_rng(5)
@@ -93,9 +100,15 @@ def test_tied_integer_features(integer_targets):
                                       _sklearn(X, y, masks, k, ev.folds,
                                                "neg_mean_squared_error"))
         assert ev._regression.n_uncertified > 0  # the ties are there, settled exactly
-        # scikit-learn's kd-tree queried directly, after three folds checked against the
-        # estimator itself
-        assert ev._regression._direct_tree is True
+        # by the compiled replay of scikit-learn's ordered neighbours
+        assert ev._regression.n_replayed_rows == ev._regression.n_uncertified
+        assert ev._regression.n_sklearn_folds == 0
+        # and by scikit-learn itself where the replay is off: its kd-tree queried directly,
+        # after three folds checked against the estimator itself
+        ref = KNNEvaluator(X, y, n_neighbors=k, cv=4, scoring="neg_mean_squared_error")
+        ref._regression._replay = _NoReplay()
+        np.testing.assert_array_equal(ref.score(masks), ev.score(masks))
+        assert ref._regression.n_sklearn_folds > 0 and ref._regression._direct_tree is True
         flipped = _flipped(masks[0])
         keep = flipped.any(axis=1)
         np.testing.assert_array_equal(ev.score_flips(masks[0])[keep],
@@ -248,6 +261,7 @@ def test_data_full_of_ties_goes_to_sklearn_directly(monkeypatch):
     X = rng.integers(0, 2, size=(60, 6)).astype(float)
     y = rng.normal(size=60)
     ev = KNNEvaluator(X, y, n_neighbors=3, cv=4, scoring="neg_mean_squared_error")
+    ev._regression._replay = _NoReplay()  # scikit-learn settles the ties
     masks = _masks(rng, 6, 6)
     np.testing.assert_array_equal(ev.score(masks[:2]), _sklearn(X, y, masks[:2], 3, ev.folds,
                                                                 "neg_mean_squared_error"))
@@ -317,3 +331,23 @@ def test_batched_fold_metrics_equal_sklearn_and_a_failed_check_falls_back(monkey
     assert ev2._regression._batch_metric is None
     masks = _masks(np.random.default_rng(2), 5, X.shape[1])
     np.testing.assert_array_equal(ev2.score(masks), ev.score(masks))
+
+
+def test_ties_replayed_on_concrete_equal_sklearn():
+    """UCI concrete's duplicated mixtures: most folds hold tied rows, which the replay of
+    scikit-learn's ordered neighbours settles without scikit-learn."""
+    from sklearn.preprocessing import minmax_scale
+
+    from pymoo_fs.datasets import load_dataset
+
+    data = load_dataset("concrete")
+    X = minmax_scale(data.X)[:400]
+    y = data.y[:400]
+    rng = np.random.default_rng(8)
+    masks = _masks(rng, 6, X.shape[1])
+    for k, scoring in ((5, "neg_mean_squared_error"), (2, "r2")):
+        ev = KNNEvaluator(X, y, n_neighbors=k, cv=5, scoring=scoring)
+        np.testing.assert_array_equal(ev.score(masks), _sklearn(X, y, masks, k, ev.folds,
+                                                                scoring))
+        assert ev._regression.n_replayed_rows > 0
+        assert ev._regression.n_sklearn_folds == 0

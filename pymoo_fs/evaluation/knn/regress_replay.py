@@ -117,3 +117,55 @@ class RegressionReplay:
         exact_regression_rows(self.X, self._ranks.ensure(cols), cols, folds,
                               np.ascontiguousarray(open_rows), nbr)
         return True
+
+    def neighbours_batch(self, masks, open_rows, nbr):
+        """:meth:`neighbours` of a batch of masks at once, the masks over the threads of the
+        caller's :class:`~pymoo_fs.evaluation.knn.parallel.ParallelContext`.
+
+        Parameters
+        ----------
+        masks : ndarray of bool, shape (B, n_features)
+            Non-empty masks.
+        open_rows : ndarray of bool, shape (B, R)
+        nbr : ndarray of int64, shape (B, R, n_neighbors), C-contiguous
+            Written in place for the open rows only.
+
+        Returns
+        -------
+        bool
+            True when ``nbr`` was filled; False (``nbr`` left as it was) where :meth:`neighbours`
+            would decline (or a mask is empty).
+
+        Raises
+        ------
+        ValueError
+            If the arrays do not have the shapes and dtypes above.
+        """
+        from pymoo_fs.evaluation.knn.kernels.sklearn_replay import exact_regression_batch
+
+        masks = np.asarray(masks, dtype=bool)
+        B, R = masks.shape[0], self.rows.size
+        open_rows = np.asarray(open_rows)
+        if masks.ndim != 2 or open_rows.dtype != np.bool_ or open_rows.shape != (B, R):
+            raise ValueError(f"masks must be 2-D and open_rows a bool array of shape ({B}, {R})")
+        if (not isinstance(nbr, np.ndarray) or nbr.dtype != np.int64
+                or nbr.shape != (B, R, self.k) or not nbr.flags.c_contiguous
+                or not nbr.flags.writeable):
+            raise ValueError(f"nbr must be a writeable C-contiguous int64 array of shape "
+                             f"({B}, {R}, {self.k})")
+        sizes = np.count_nonzero(masks, axis=1)
+        if B == 0 or not sizes.all() or not self._fits:
+            return False
+        exact, chunk, threads = selfcheck.regression_settings()
+        if not exact:
+            return False
+        if not open_rows.any():
+            return True
+        _, cols = np.nonzero(masks)
+        cols = cols.astype(np.int64)
+        ptr = np.zeros(B + 1, dtype=np.int64)
+        np.cumsum(sizes, out=ptr[1:])
+        folds = self._folds._replace(exact=1, sk_chunk=chunk, sk_threads=threads)
+        exact_regression_batch(self.X, self._ranks.ensure(np.unique(cols)), cols, ptr, folds,
+                               np.ascontiguousarray(open_rows), nbr)
+        return True

@@ -165,6 +165,12 @@ class RegressionRows:
         ``(train_idx, test_idx)`` of every fold.
     n_neighbors : int
     scoring : {"neg_mean_squared_error", "neg_mean_absolute_error", "r2"}
+    data : Data or None, default=None
+        The evaluator's data in the kernels' layouts, products in float64
+        (:meth:`~.planner.GramPlanner.data`): the compiled path (:mod:`.kernels.regress`,
+        open rows by :class:`~.regress_replay.RegressionReplay`). None: the numpy statement.
+    threads : callable or None, default=None
+        Returns the thread count of the next kernel call (the evaluator's); None: one.
 
     Attributes
     ----------
@@ -174,12 +180,16 @@ class RegressionRows:
         (mask, fold) pairs predicted by scikit-learn itself so far.
     n_folds_seen : int
         (mask, fold) pairs certified or sent to scikit-learn by the test so far.
+    n_replayed_rows : int
+        Open rows whose neighbours the compiled replay of scikit-learn's search gave
+        (compiled path).
 
     Notes
     -----
     Once more than 80 % of at least 200 (mask, fold) pairs went to scikit-learn (data whose
-    ties between different targets are everywhere, such as duplicated rows), every later fold
-    goes there directly: the scores are the same, without paying for the test as well.
+    ties between different targets are everywhere, such as duplicated rows, where the replay
+    is not available), every later fold goes there directly: the scores are the same, without
+    paying for the test as well.
     """
 
     def __init__(self, X, y, folds, n_neighbors, scoring, data=None, threads=None):
@@ -222,6 +232,8 @@ class RegressionRows:
         self._data, self._threads = data, threads
         self._kernel_folds = None
         self._batch_metric = None
+        self._replay = None         # RegressionReplay, made when a row is first left open
+        self.n_replayed_rows = 0
         if data is not None:
             from pymoo_fs.evaluation.knn.layout import FoldLayout
 
@@ -294,12 +306,8 @@ class RegressionRows:
         pred = np.mean(self._y_col[nbr.reshape(B * R, k)], axis=1).reshape(B, R)
         n_folds = len(self.folds)
         self.n_folds_seen += B * n_folds
-        open_ = np.add.reduceat(unc, self.bounds[:-1], axis=1)  # (B, n_folds) open rows
-        for b, f in zip(*np.nonzero(open_)):
-            self.n_uncertified += int(open_[b, f])
-            train, test = self.folds[f]
-            pred[b, self.bounds[f]:self.bounds[f + 1]] = self._sklearn_fold(masks[b], train,
-                                                                            test)
+        if unc.any():
+            self._settle(masks, unc, nbr, pred, threads)
         fold_scores = np.empty((B, n_folds))
         for f, (_, test) in enumerate(self.folds):
             P = pred[:, self.bounds[f]:self.bounds[f + 1]]
@@ -309,6 +317,31 @@ class RegressionRows:
                 for b in range(B):
                     fold_scores[b, f] = self._sign * self._fold_metric(self.y[test], P[b])
         return fold_scores.mean(axis=1)
+
+    def _settle(self, masks, unc, nbr, pred, threads):
+        """Predictions of the open rows ``unc`` (B, R) of ``masks`` (in place in ``pred``
+        (B, R)): scikit-learn's ordered neighbours replayed
+        (:class:`~.regress_replay.RegressionReplay`, into ``nbr`` (B, R, k), the masks over
+        ``threads``) where its self-check holds, else each fold holding one by scikit-learn."""
+        from pymoo_fs.evaluation.knn.parallel import ParallelContext
+
+        self.n_uncertified += int(np.count_nonzero(unc))
+        if self._replay is None:
+            from pymoo_fs.evaluation.knn.regress_replay import RegressionReplay
+
+            self._replay = RegressionReplay(self.X, self.y, self.folds, self.k)
+        with ParallelContext(threads):
+            replayed = self._replay.neighbours_batch(masks, unc, nbr)
+        if replayed:
+            b, r = np.nonzero(unc)
+            pred[b, r] = np.mean(self._y_col[nbr[b, r]], axis=1).ravel()
+            self.n_replayed_rows += b.size
+            return
+        open_folds = np.add.reduceat(unc, self.bounds[:-1], axis=1)
+        for b, f in zip(*np.nonzero(open_folds)):
+            train, test = self.folds[f]
+            pred[b, self.bounds[f]:self.bounds[f + 1]] = self._sklearn_fold(masks[b], train,
+                                                                            test)
 
     def _distances(self, mask):
         """Squared distances of the CV rows to every sample (R, n), by the Gram matrix of the

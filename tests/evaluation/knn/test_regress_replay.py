@@ -263,3 +263,30 @@ def test_replay_rejects_wrong_arrays(rng):
         replay.neighbours(mask, rows, np.zeros((12, 3), dtype=np.int64))
     with pytest.raises(ValueError, match="open_rows"):
         replay.neighbours(mask, rows[:5], np.zeros((12, 2), dtype=np.int64))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batch_replay_equals_the_replay_of_each_mask(rng, threads):
+    from pymoo_fs.evaluation.knn.parallel import ParallelContext
+
+    X = np.round(rng.random((240, 20)) * 3)
+    y = rng.random(240)
+    folds = kfold(240, 4)
+    replay = RegressionReplay(X, y, folds, 4)
+    masks = masks_of(rng, 20, [2, 5, 18, 3, 16])  # both branches
+    open_rows = rng.random((5, 240)) < 0.4
+    open_rows[3] = False  # a mask with nothing open
+    nbr = np.full((5, 240, 4), -3, dtype=np.int64)
+    with ParallelContext(threads):
+        assert replay.neighbours_batch(masks, open_rows, nbr)
+    for b, mask in enumerate(masks):
+        one = np.full((240, 4), -3, dtype=np.int64)
+        assert replay.neighbours(mask, open_rows[b], one)
+        np.testing.assert_array_equal(nbr[b], one)
+    assert np.all(nbr[3] == -3)
+    # the same declines and checks as one mask's
+    assert not replay.neighbours_batch(np.zeros((1, 20), dtype=bool), open_rows[:1], nbr[:1])
+    with pytest.raises(ValueError, match="nbr"):
+        replay.neighbours_batch(masks, open_rows, nbr[:, :, :3].copy())
+    with pytest.raises(ValueError, match="open_rows"):
+        replay.neighbours_batch(masks, open_rows[:2], nbr)

@@ -1172,3 +1172,18 @@ def exact_regression_rows(X, ranks, cols, folds, open_rows, nbr):
             simultaneous_sort(vals, pos, k)
             for j in range(k):
                 nbr[r, j] = train[pos[j]]
+
+
+@kernel(parallel=True)
+def exact_regression_batch(X, ranks, cols_flat, cols_ptr, folds, open_rows, nbr):
+    """:func:`exact_regression_rows` for every mask ``b`` (columns
+    ``cols_flat[cols_ptr[b]:cols_ptr[b + 1]]``, increasing) with open rows in
+    ``open_rows[b]`` (bool (B, R)), into ``nbr[b]`` (int64 (B, R, >= k)), the masks over the
+    threads."""
+    for b in nb.prange(cols_ptr.size - 1):
+        todo = False
+        for r in range(open_rows.shape[1]):
+            todo |= open_rows[b, r]
+        if todo:
+            exact_regression_rows(X, ranks, cols_flat[cols_ptr[b]:cols_ptr[b + 1]], folds,
+                                  open_rows[b], nbr[b])
