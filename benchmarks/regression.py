@@ -25,6 +25,11 @@ c. forward selection of 5 features: scikit-learn's ``SequentialFeatureSelector(
    (each step adds the feature of the best flipped score, the first of equal ones, as
    scikit-learn's ``max`` does): both select the same features when the scores are equal.
 
+The ``cls`` rows time the classification path on the same shapes and folds (the same masks,
+``y`` split at its median, ``KNeighborsClassifier(5)`` and accuracy): the issue's target is a
+regression lead of the same order as the classification path's; the last figure of those rows
+is the regression lead over the classification lead.
+
 Every score the scikit-learn loop computed is compared with the evaluator's for equality
 (``exact`` column), and the two forward selections' subsets are compared. ``fallback`` is the
 fraction of (mask, fold) pairs the certification left to scikit-learn itself (ties between
@@ -43,7 +48,7 @@ import numpy as np
 import sklearn
 from sklearn.feature_selection import SequentialFeatureSelector
 from sklearn.model_selection import KFold, cross_val_score, train_test_split
-from sklearn.neighbors import KNeighborsRegressor
+from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
 from sklearn.preprocessing import MinMaxScaler
 from threadpoolctl import threadpool_limits
 
@@ -83,6 +88,11 @@ def _sk_scores(X, y, masks, folds):
                                      scoring=SCORING).mean() for m in masks])
 
 
+def _sk_class_scores(X, y, masks, folds):
+    return np.array([cross_val_score(KNeighborsClassifier(n_neighbors=K), X[:, m], y, cv=folds,
+                                     scoring="accuracy").mean() for m in masks])
+
+
 def _forward(ev, n_select):
     mask = np.zeros(ev.n_features, dtype=bool)
     for _ in range(n_select):
@@ -117,6 +127,7 @@ def main(argv=None):
             flipped = np.repeat(base[None, :], D, axis=0)
             flipped[np.arange(D), np.arange(D)] ^= True
             keep = np.flatnonzero(flipped.any(axis=1))
+            ratios = {}
             for case, run, rows in (
                     ("a: batch", lambda: ev.score(masks), masks),
                     ("b: flips", lambda: ev.score_flips(base, keep), flipped[keep])):
@@ -128,8 +139,27 @@ def main(argv=None):
                 t_sk, ref = _median_time(lambda: _sk_scores(X, y, rows[sample], folds), 1)
                 exact = bool(np.array_equal(ours[sample], ref))
                 r_ours, r_sk = rows.shape[0] / t_ours, sample.size / t_sk
+                ratios[case] = r_ours / r_sk
                 print(f"{name:10} {case:12} {r_ours:9.1f} {r_sk:10.2f} {r_ours / r_sk:7.1f}x "
                       f"{str(exact):>6} {fallback:9.3f}")
+            # the classification path on the same shapes: y split at its median, same folds
+            yc = (y > np.median(y)).astype(int)
+            evc = KNNEvaluator(X, yc, n_neighbors=K, cv=folds, cache_size=0)
+            evc.score(masks[:2])
+            for case, run, rows, ratio_reg in (
+                    ("a: batch", lambda: evc.score(masks), masks, ratios["a: batch"]),
+                    ("b: flips", lambda: evc.score_flips(base, keep), flipped[keep],
+                     ratios["b: flips"])):
+                t_ours, ours = _median_time(run, args.repeats)
+                sample = np.arange(min(args.sample, rows.shape[0]))
+                t_sk, ref = _median_time(lambda: _sk_class_scores(X, yc, rows[sample], folds),
+                                         1)
+                exact = bool(np.array_equal(ours[sample], ref))
+                r_ours, r_sk = rows.shape[0] / t_ours, sample.size / t_sk
+                print(f"{name:10} {case + ' cls':12} {r_ours:9.1f} {r_sk:10.2f} "
+                      f"{r_ours / r_sk:7.1f}x {str(exact):>6} {'':>9}   (classification, "
+                      f"y > median; regression/classification lead "
+                      f"{ratio_reg / (r_ours / r_sk):.2f})")
             n_sel = min(5, D - 1)
             t_ours, ours = _median_time(lambda: _forward(ev, n_sel), 1)
             sfs = SequentialFeatureSelector(KNeighborsRegressor(n_neighbors=K),

@@ -351,3 +351,51 @@ def test_ties_replayed_on_concrete_equal_sklearn():
                                                                 scoring))
         assert ev._regression.n_replayed_rows > 0
         assert ev._regression.n_sklearn_folds == 0
+
+
+def test_path_times_choose_the_cheaper_path_and_probe_the_other():
+    from pymoo_fs.evaluation.knn.regression import _PathTimes
+
+    paths = _PathTimes()
+    small, large = np.array([3, 8]), np.array([3, 16])
+    assert not paths.use_tree(small)  # the Gram path first
+    paths.record(False, small, 9.0)  # its first batch loads kernels: not counted
+    assert paths.seconds["gram"] is None and not paths.use_tree(small)
+    paths.record(False, small, 2.0)
+    assert paths.use_tree(small)  # then the tree path, once measured
+    paths.record(True, small, 9.0)
+    assert paths.seconds["tree"] is None and paths.use_tree(small)
+    paths.record(True, small, 1.0)
+    assert paths.seconds == {"gram": 2.0, "tree": 1.0}
+    choices = []
+    for _ in range(2 * paths.PROBE_EVERY):
+        tree = paths.use_tree(small)
+        choices.append(tree)
+        paths.record(tree, small, 1.0 if tree else 2.0)
+    assert choices.count(False) == 2  # the costlier path measured every PROBE_EVERY batches
+    assert not paths.use_tree(large)  # scikit-learn's brute force sizes: never the tree path
+    n = paths.n_batches
+    paths.record(False, large, 5.0)
+    assert paths.n_batches == n and paths.seconds["gram"] == 2.0
+
+
+@pytest.mark.parametrize("scoring", SCORINGS)
+def test_tree_path_equals_sklearn(monkeypatch, scoring):
+    from sklearn.preprocessing import minmax_scale
+
+    from pymoo_fs.datasets import load_dataset
+    from pymoo_fs.evaluation.knn.regression import _PathTimes
+
+    data = load_dataset("concrete")
+    X, y = minmax_scale(data.X)[:300], data.y[:300]
+    monkeypatch.setattr(_PathTimes, "use_tree", lambda self, sizes: sizes.max() <= 15)
+    rng = np.random.default_rng(13)
+    masks = _masks(rng, 5, X.shape[1])
+    ev = KNNEvaluator(X, y, n_neighbors=4, cv=5, scoring=scoring)
+    np.testing.assert_array_equal(ev.score(masks), _sklearn(X, y, masks, 4, ev.folds, scoring))
+    flipped = _flipped(masks[0])
+    keep = flipped.any(axis=1)
+    np.testing.assert_array_equal(ev.score_flips(masks[0])[keep],
+                                  _sklearn(X, y, flipped[keep], 4, ev.folds, scoring))
+    assert ev._regression.n_tree_masks == 5 + keep.sum()
+    assert ev._regression.n_uncertified == 0
