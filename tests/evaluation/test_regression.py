@@ -399,3 +399,28 @@ def test_tree_path_equals_sklearn(monkeypatch, scoring):
                                   _sklearn(X, y, flipped[keep], 4, ev.folds, scoring))
     assert ev._regression.n_tree_masks == 5 + keep.sum()
     assert ev._regression.n_uncertified == 0
+
+
+@pytest.mark.parametrize("tied", [False, True])
+def test_flips_from_the_base_gram_matrix_equal_sklearn(monkeypatch, tied):
+    """The flips' one-column updates of the base mask's Gram matrix (the tree path off),
+    additions and removals, continuous and tied data (open rows replayed), k on both sides
+    of numpy's pairwise sum."""
+    from pymoo_fs.evaluation.knn.regression import _PathTimes
+
+    monkeypatch.setattr(_PathTimes, "use_tree", lambda self, sizes: False)
+    X, y = make_regression(120, 24, n_informative=6, noise=3.0, random_state=2)
+    if tied:
+        X = np.round(X)  # few distinct values per column: many exact ties
+    rng = np.random.default_rng(17)
+    for k, scoring in ((3, "neg_mean_squared_error"), (9, "neg_mean_absolute_error")):
+        ev = KNNEvaluator(X, y, n_neighbors=k, cv=4, scoring=scoring)
+        for p in (0.2, 0.7):  # kd-tree and brute-force sizes in scikit-learn
+            base = _masks(rng, 1, 24, p)[0]
+            flipped = _flipped(base)
+            keep = flipped.any(axis=1)
+            np.testing.assert_array_equal(ev.score_flips(base)[keep],
+                                          _sklearn(X, y, flipped[keep], k, ev.folds, scoring))
+        assert ev._regression.n_tree_masks == 0
+        if tied:
+            assert ev._regression.n_replayed_rows > 0

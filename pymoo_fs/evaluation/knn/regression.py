@@ -241,7 +241,8 @@ class RegressionRows:
         self._replay = None         # RegressionReplay, made when a row is first left open
         self.n_replayed_rows = 0
         self.n_tree_masks = 0
-        self._paths = _PathTimes()
+        self._paths = _PathTimes()          # batches of masks
+        self._flip_paths = _PathTimes()     # one-feature flips of a mask
         if data is not None:
             from pymoo_fs.evaluation.knn.layout import FoldLayout
 
@@ -301,6 +302,54 @@ class RegressionRows:
             pred = self._gram_predictions(masks, sizes, rows_nz, cols_nz, threads)
         seconds = time.perf_counter() - start - (compile_seconds()[0] - compiling)
         self._paths.record(tree, sizes, seconds / B)
+        return self._fold_scores(pred)
+
+    def _compiled_flip_scores(self, mask, features):
+        """:meth:`flip_scores` by the compiled kernels: the flipped masks' rows from the base
+        mask's Gram matrix and one-column updates (:func:`.kernels.regress.regress_flips`), or
+        by the tree path, whichever the flips' own measured seconds favour
+        (:class:`_PathTimes`); flips of the empty mask are scored as masks."""
+        from pymoo_fs.evaluation.base import flip_rows
+
+        flipped = flip_rows(mask, features)
+        if not mask.any():
+            return self._compiled_scores(flipped)
+        sizes = np.count_nonzero(flipped, axis=1)
+        threads = self._threads() if self._threads is not None else 1
+        compiling = compile_seconds()[0]
+        start = time.perf_counter()
+        tree = self._flip_paths.use_tree(sizes)
+        pred = self._tree_predictions(flipped, threads) if tree else None
+        if pred is None:
+            tree = False
+            pred = self._flip_predictions(mask, features, flipped, threads)
+        seconds = time.perf_counter() - start - (compile_seconds()[0] - compiling)
+        self._flip_paths.record(tree, sizes, seconds / flipped.shape[0])
+        return self._fold_scores(pred)
+
+    def _flip_predictions(self, mask, features, flipped, threads):
+        """Predictions (F, R) of the flips' rows from ``mask``'s Gram matrix, open rows as in
+        :meth:`_gram_predictions`."""
+        from pymoo_fs.evaluation.knn.kernels import blas, regress
+        from pymoo_fs.evaluation.knn.kernels.bounds import fresh_eps, update_eps
+        from pymoo_fs.evaluation.knn.parallel import ParallelContext
+
+        cols = np.flatnonzero(mask).astype(np.int64)
+        F, R = flipped.shape[0], self.rows.size
+        with ParallelContext(threads):
+            nbr, unc = regress.regress_flips(
+                self._data, self._kernel_folds, cols, np.asarray(features, dtype=np.int64),
+                float(fresh_eps(float(cols.size))), float(update_eps(1)), self._exact_sums,
+                max(1, min(threads, F)), blas.USE_NUMPY_BLAS)
+        pred = np.mean(self._y_col[nbr.reshape(F * R, self.k)], axis=1).reshape(F, R)
+        if unc.any():
+            self._settle(flipped, unc, nbr, pred, threads)
+        return pred
+
+    def _fold_scores(self, pred):
+        """Mean fold score of every row of the predictions ``pred`` (B, R), as
+        ``cross_val_score(...).mean()``."""
+        B = pred.shape[0]
         n_folds = len(self.folds)
         self.n_folds_seen += B * n_folds
         fold_scores = np.empty((B, n_folds))
@@ -403,6 +452,8 @@ class RegressionRows:
         BLAS thread."""
         from threadpoolctl import threadpool_limits
 
+        if self._data is not None and not self._mostly_ties():
+            return self._compiled_flip_scores(mask, features)
         if self._data is not None or np.count_nonzero(mask) < _FLIP_FROM or \
                 self._mostly_ties():
             # a fresh matrix of a small mask costs less than the update's passes

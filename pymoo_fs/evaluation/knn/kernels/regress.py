@@ -29,7 +29,7 @@ from .jit import kernel
 
 
 @kernel()
-def regress_rows(G, sq, m2, r2, eps, g_sk, folds, any_order, lo, hi, nbr, unc):
+def regress_rows(G, sq, m2, r2, eps, g_sk, folds, any_order, lo, hi, nbr, unc, u, s):
     """Each row ``r`` in ``lo:hi``: its k nearest training samples of its fold, in order of
     our distance (ties by index), into ``nbr[r]``, and ``unc[r]`` where they or their order
     could differ from scikit-learn's (see the module's notes).
@@ -50,6 +50,11 @@ def regress_rows(G, sq, m2, r2, eps, g_sk, folds, any_order, lo, hi, nbr, unc):
         The rows to do.
     nbr : int64 (R, k)
     unc : bool (R,)
+    u, s : float64 (n,), float
+        A one-column update of ``G``: the rows are those of ``G + s u u^T`` (a flip of the
+        centred column ``u``: ``s = 1`` adds it, ``-1`` removes it; ``sq``, ``m2``, ``r2`` and
+        ``eps`` are then the flipped mask's). ``s = 0``: ``G`` itself (``G_qj + 0`` is
+        ``G_qj`` exactly).
     """
     n = G.shape[0]
     k = folds.k
@@ -73,8 +78,9 @@ def regress_rows(G, sq, m2, r2, eps, g_sk, folds, any_order, lo, hi, nbr, unc):
         q = folds.row_q[r]
         Gq = G[q]
         cf = folds.cand[folds.row_f[r]]
+        su = s * u[q]
         for j in range(n):
-            v = sq[j] - 2.0 * Gq[j]
+            v = sq[j] - 2.0 * (Gq[j] + su * u[j])
             e[j] = v if cf[j] else np.inf
         cnt = 0
         gate = np.inf
@@ -165,7 +171,7 @@ def regress_batch(data, folds, cols_flat, cols_ptr, eps, any_order, n_groups, us
                          AT[: n * cols.size].reshape((cols.size, n)), G, sq, m2, r2,
                          use_numpy_blas)
             regress_rows(G, sq, m2, r2, eps[b], gamma_jit(cols.size + 2.0, U64), folds,
-                         any_order, 0, R, nbr[b], unc[b])
+                         any_order, 0, R, nbr[b], unc[b], sq, 0.0)
     return nbr, unc
 
 
@@ -188,5 +194,74 @@ def regress_one(data, folds, cols, eps, any_order, n_chunks, use_numpy_blas):
     for c in nb.prange(n_chunks):
         lo = min(R, c * step)
         hi = min(R, lo + step)
-        regress_rows(G, sq, m2, r2, eps, g_sk, folds, any_order, lo, hi, nbr, unc)
+        regress_rows(G, sq, m2, r2, eps, g_sk, folds, any_order, lo, hi, nbr, unc, sq, 0.0)
+    return nbr, unc
+
+
+@kernel(parallel=True)
+def regress_flips(data, folds, cols, feats, eps, eps_flip, any_order, n_threads,
+                  use_numpy_blas):
+    """Certified neighbour lists of every CV row of each one-feature flip of a mask, from the
+    mask's Gram matrix.
+
+    Flipping feature ``f`` (centred column ``u``) turns the Gram matrix ``G`` into
+    ``G + s u u^T`` (``s = 1`` adds ``f``, ``-1`` removes it) and the diagonal into
+    ``sq + s u^2`` (in float64, as :func:`.gram.update_vectors`), so each flip's rows cost
+    O(n) each (:func:`regress_rows` with the update) instead of a new matrix. The bound: the
+    flipped entries err by at most the base matrix's ``eps`` plus :func:`.bounds.update_eps`
+    of one column (``eps_flip``), relative to the norms over the base's columns and ``f``
+    (for a removal the base's norms, a superset).
+
+    Parameters
+    ----------
+    data : Data
+        ``data.Xgt`` in float64.
+    folds : Folds
+    cols : int64 (m,)
+        The base mask's columns (``m >= 1``).
+    feats : int64 (F,)
+        The flipped features (none of which empties the mask).
+    eps, eps_flip : float
+        The base matrix's error coefficient, and that of a flipped one.
+    any_order : bool
+    n_threads : int
+        The flips are dealt to this many parallel groups.
+    use_numpy_blas : bool
+
+    Returns
+    -------
+    nbr : int64 (F, R, k)
+    unc : bool (F, R)
+        As :func:`regress_batch` returns them for the flipped masks.
+    """
+    n = data.X.shape[0]
+    R = folds.row_q.size
+    F = feats.size
+    nbr = np.zeros((F, R, folds.k), dtype=np.int64)
+    unc = np.zeros((F, R), dtype=np.bool_)
+    AT = np.empty((cols.size, n))
+    G = np.empty((n, n))
+    sq = np.empty(n)
+    m2 = np.empty(n)
+    r2 = np.empty(n)
+    gram_scratch(data.Xgt, data.Xct, data.Xt, cols, AT, G, sq, m2, r2, use_numpy_blas)
+    inside = np.zeros(data.Xt.shape[0], dtype=np.bool_)
+    for c in range(cols.size):
+        inside[cols[c]] = True
+    for g in nb.prange(n_threads):
+        sq_f = np.empty(n)
+        m2_f = np.empty(n)
+        r2_f = np.empty(n)
+        for i in range(g, F, n_threads):
+            f = feats[i]
+            u = data.Xgt[f]
+            x = data.Xt[f]
+            s = -1.0 if inside[f] else 1.0
+            m = cols.size - 1 if inside[f] else cols.size + 1
+            for j in range(n):
+                sq_f[j] = sq[j] + s * (u[j] * u[j])
+                m2_f[j] = m2[j] if inside[f] else m2[j] + u[j] * u[j]
+                r2_f[j] = r2[j] if inside[f] else r2[j] + x[j] * x[j]
+            regress_rows(G, sq_f, m2_f, r2_f, eps + eps_flip,
+                         gamma_jit(m + 2.0, U64), folds, any_order, 0, R, nbr[i], unc[i], u, s)
     return nbr, unc
