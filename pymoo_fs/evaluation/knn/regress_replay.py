@@ -94,8 +94,6 @@ class RegressionReplay:
         ValueError
             If ``open_rows`` or ``nbr`` do not have the shapes and dtypes above.
         """
-        from pymoo_fs.evaluation.knn.kernels.sklearn_replay import exact_regression_rows
-
         R = self.rows.size
         open_rows = np.asarray(open_rows)
         if open_rows.dtype != np.bool_ or open_rows.shape != (R,):
@@ -105,18 +103,8 @@ class RegressionReplay:
                 or not nbr.flags.writeable):
             raise ValueError(f"nbr must be a writeable C-contiguous int64 array of shape "
                              f"({R}, {self.k})")
-        cols = np.flatnonzero(np.asarray(mask, dtype=bool)).astype(np.int64)
-        if cols.size == 0 or not self._fits:
-            return False
-        exact, chunk, threads = selfcheck.regression_settings()
-        if not exact:
-            return False
-        if not open_rows.any():
-            return True
-        folds = self._folds._replace(exact=1, sk_chunk=chunk, sk_threads=threads)
-        exact_regression_rows(self.X, self._ranks.ensure(cols), cols, folds,
-                              np.ascontiguousarray(open_rows), nbr)
-        return True
+        return self.neighbours_batch(np.asarray(mask, dtype=bool)[None, :], open_rows[None, :],
+                                     nbr[None])
 
     def neighbours_batch(self, masks, open_rows, nbr):
         """:meth:`neighbours` of a batch of masks at once, the masks over the threads of the

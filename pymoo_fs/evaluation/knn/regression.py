@@ -293,16 +293,8 @@ class RegressionRows:
         rows_nz, cols_nz = np.nonzero(masks)
         sizes = np.bincount(rows_nz, minlength=B)
         threads = self._threads() if self._threads is not None else 1
-        compiling = compile_seconds()[0]
-        start = time.perf_counter()
-        tree = self._paths.use_tree(sizes)
-        pred = self._tree_predictions(masks, threads) if tree else None
-        if pred is None:
-            tree = False
-            pred = self._gram_predictions(masks, sizes, rows_nz, cols_nz, threads)
-        seconds = time.perf_counter() - start - (compile_seconds()[0] - compiling)
-        self._paths.record(tree, sizes, seconds / B)
-        return self._fold_scores(pred)
+        return self._path_scores(self._paths, masks, sizes, threads, lambda: (
+            self._gram_predictions(masks, sizes, rows_nz, cols_nz, threads)))
 
     def _compiled_flip_scores(self, mask, features):
         """:meth:`flip_scores` by the compiled kernels: the flipped masks' rows from the base
@@ -316,15 +308,22 @@ class RegressionRows:
             return self._compiled_scores(flipped)
         sizes = np.count_nonzero(flipped, axis=1)
         threads = self._threads() if self._threads is not None else 1
+        return self._path_scores(self._flip_paths, flipped, sizes, threads, lambda: (
+            self._flip_predictions(mask, features, flipped, threads)))
+
+    def _path_scores(self, paths, masks, sizes, threads, gram):
+        """Scores of ``masks`` by the tree path or by ``gram()`` (the Gram path's predictions),
+        as ``paths`` (:class:`_PathTimes`) chooses, with the seconds per mask recorded there
+        (numba's compilation during the call subtracted)."""
         compiling = compile_seconds()[0]
         start = time.perf_counter()
-        tree = self._flip_paths.use_tree(sizes)
-        pred = self._tree_predictions(flipped, threads) if tree else None
+        tree = paths.use_tree(sizes)
+        pred = self._tree_predictions(masks, threads) if tree else None
         if pred is None:
             tree = False
-            pred = self._flip_predictions(mask, features, flipped, threads)
+            pred = gram()
         seconds = time.perf_counter() - start - (compile_seconds()[0] - compiling)
-        self._flip_paths.record(tree, sizes, seconds / flipped.shape[0])
+        paths.record(tree, sizes, seconds / masks.shape[0])
         return self._fold_scores(pred)
 
     def _flip_predictions(self, mask, features, flipped, threads):

@@ -175,20 +175,28 @@ def regress_batch(data, folds, cols_flat, cols_ptr, eps, any_order, n_groups, us
     return nbr, unc
 
 
-@kernel(parallel=True)
-def regress_one(data, folds, cols, eps, any_order, n_chunks, use_numpy_blas):
-    """:func:`regress_batch` of one mask (columns ``cols``), its rows split into ``n_chunks``
-    parallel chunks. Returns ``nbr`` int64 (R, k) and ``unc`` bool (R,)."""
+@kernel()
+def _mask_gram(data, cols, use_numpy_blas):
+    """One mask's Gram matrix from scratch, its diagonal and row norms
+    (:func:`.gram.gram_scratch`), in new arrays."""
     n = data.X.shape[0]
-    R = folds.row_q.size
-    nbr = np.zeros((R, folds.k), dtype=np.int64)
-    unc = np.zeros(R, dtype=np.bool_)
     AT = np.empty((cols.size, n))
     G = np.empty((n, n))
     sq = np.empty(n)
     m2 = np.empty(n)
     r2 = np.empty(n)
     gram_scratch(data.Xgt, data.Xct, data.Xt, cols, AT, G, sq, m2, r2, use_numpy_blas)
+    return G, sq, m2, r2
+
+
+@kernel(parallel=True)
+def regress_one(data, folds, cols, eps, any_order, n_chunks, use_numpy_blas):
+    """:func:`regress_batch` of one mask (columns ``cols``), its rows split into ``n_chunks``
+    parallel chunks. Returns ``nbr`` int64 (R, k) and ``unc`` bool (R,)."""
+    R = folds.row_q.size
+    nbr = np.zeros((R, folds.k), dtype=np.int64)
+    unc = np.zeros(R, dtype=np.bool_)
+    G, sq, m2, r2 = _mask_gram(data, cols, use_numpy_blas)
     g_sk = gamma_jit(cols.size + 2.0, U64)
     step = (R + n_chunks - 1) // n_chunks
     for c in nb.prange(n_chunks):
@@ -239,12 +247,7 @@ def regress_flips(data, folds, cols, feats, eps, eps_flip, any_order, n_threads,
     F = feats.size
     nbr = np.zeros((F, R, folds.k), dtype=np.int64)
     unc = np.zeros((F, R), dtype=np.bool_)
-    AT = np.empty((cols.size, n))
-    G = np.empty((n, n))
-    sq = np.empty(n)
-    m2 = np.empty(n)
-    r2 = np.empty(n)
-    gram_scratch(data.Xgt, data.Xct, data.Xt, cols, AT, G, sq, m2, r2, use_numpy_blas)
+    G, sq, m2, r2 = _mask_gram(data, cols, use_numpy_blas)
     inside = np.zeros(data.Xt.shape[0], dtype=np.bool_)
     for c in range(cols.size):
         inside[cols[c]] = True
