@@ -576,8 +576,9 @@ def check_data(X, y, target="classification"):
         not hold one label per row, mixes strings and numbers (a list such as ``["a", 1]``
         included, which numpy would turn into strings), holds None, NaN or bytes (decode
         bytes labels to str), or has fewer than 2 classes; for regression, if ``y`` is not
-        numeric, holds NaN or infinite values, or is constant (no error can be normalised by
-        a variance of 0).
+        numeric, holds NaN or infinite values, is constant (no error can be normalised by
+        a variance of 0), or has targets so large that the sum of squared errors overflows
+        float64 (``max |y| >= sqrt(float64 max / (4 n_samples))``).
     """
     target = check_target(target)
     X = _as_float_matrix(X, "X")
@@ -590,6 +591,14 @@ def check_data(X, y, target="classification"):
             raise ValueError(f"y must have shape ({X.shape[0]},) to match X, got {y.shape}")
         if y.size < 2 or np.all(y == y[0]):
             raise ValueError("y must hold at least 2 different target values for regression")
+        # every error of a prediction (a mean of targets) is at most 2 max|y|; its square
+        # summed over the samples must stay finite, or MSE and R^2 turn inf and NaN
+        limit = np.sqrt(np.finfo(np.float64).max / (4.0 * y.size))
+        big = float(np.abs(y).max())
+        if big >= limit:
+            raise ValueError(f"y's targets are too large for squared errors in float64 "
+                             f"(max |y| = {big:.3g}, must be below {limit:.3g} for "
+                             f"{y.size} samples); rescale y")
         return X, y, None
     y = _check_labels(y, "y")
     if y.shape != (X.shape[0],):

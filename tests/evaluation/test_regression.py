@@ -424,3 +424,16 @@ def test_flips_from_the_base_gram_matrix_equal_sklearn(monkeypatch, tied):
         assert ev._regression.n_tree_masks == 0
         if tied:
             assert ev._regression.n_replayed_rows > 0
+
+
+def test_targets_whose_squared_errors_overflow_are_refused():
+    rng = np.random.default_rng(1)
+    X = rng.random((40, 4))
+    with pytest.raises(ValueError, match="too large"):
+        KNNEvaluator(X, rng.random(40) * 1e300, cv=3, scoring="neg_mean_squared_error")
+    # large but computable targets are taken, and score as scikit-learn does
+    y = rng.random(40) * 1e150
+    ev = KNNEvaluator(X, y, cv=3, scoring="r2")
+    m = np.array([[True, False, True, True]])
+    np.testing.assert_array_equal(ev.score(m), _sklearn(X, y, m, 5, ev.folds, "r2"))
+    assert np.isfinite(ev.unit_scores(ev.score(m))).all()
