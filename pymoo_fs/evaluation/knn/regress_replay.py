@@ -45,6 +45,10 @@ class RegressionReplay:
         ``open_rows`` and ``nbr`` in :meth:`neighbours`.
     bounds : ndarray of int64, shape (n_folds + 1,)
         Rows of fold ``f`` are ``bounds[f]:bounds[f + 1]``.
+    kernel_folds : Folds
+        The kernels' fold layout, the distinct targets encoded as labels
+        (:meth:`~pymoo_fs.evaluation.knn.layout.FoldLayout.kernel_folds`; the regression
+        kernels of :mod:`~pymoo_fs.evaluation.knn.kernels.regress` read it too).
     k : int
     """
 
@@ -55,7 +59,7 @@ class RegressionReplay:
                  for train, test in folds]
         codes = np.unique(np.asarray(y), return_inverse=True)[1].reshape(-1).astype(np.int64)
         layout = FoldLayout(folds, codes, self.k, int(codes.max()) + 1, "accuracy")
-        self._folds = layout.kernel_folds()
+        self.kernel_folds = layout.kernel_folds()
         self.rows = layout.rows.astype(np.int64)
         self.bounds = layout.bounds.astype(np.int64)
         self._ranks = ColumnRanks(self.X)
@@ -153,7 +157,7 @@ class RegressionReplay:
         cols = cols.astype(np.int64)
         ptr = np.zeros(B + 1, dtype=np.int64)
         np.cumsum(sizes, out=ptr[1:])
-        folds = self._folds._replace(exact=1, sk_chunk=chunk, sk_threads=threads)
+        folds = self.kernel_folds._replace(exact=1, sk_chunk=chunk, sk_threads=threads)
         exact_regression_batch(self.X, self._ranks.ensure(np.unique(cols)), cols, ptr, folds,
                                np.ascontiguousarray(open_rows), nbr)
         return True

@@ -66,44 +66,22 @@ def _metric(scoring):
             "r2": (r2_score, 1.0)}[scoring]
 
 
-def _mse(y_true, y_pred):
-    """scikit-learn's ``mean_squared_error`` of one output, in its operations and shapes."""
-    d = y_true.reshape(-1, 1) - y_pred.reshape(-1, 1)
-    return float(np.mean(d ** 2, axis=0)[0])
-
-
-def _mae(y_true, y_pred):
-    """scikit-learn's ``mean_absolute_error`` of one output, in its operations and shapes."""
-    return float(np.mean(np.abs(y_pred.reshape(-1, 1) - y_true.reshape(-1, 1)), axis=0)[0])
-
-
-def _r2(y_true, y_pred):
-    """scikit-learn's ``r2_score`` of one output (``force_finite=True``), in its operations."""
-    t = y_true.reshape(-1, 1)
-    if t.shape[0] < 2:
-        return float("nan")
-    num = np.sum(1.0 * (t - y_pred.reshape(-1, 1)) ** 2, axis=0)[0]
-    den = np.sum(1.0 * (t - np.mean(t, axis=0)) ** 2, axis=0)[0]
-    if den != 0:
-        return float(1.0 - num / den)
-    return 1.0 if num == 0 else 0.0
-
-
-_FAST = {"neg_mean_squared_error": _mse, "neg_mean_absolute_error": _mae, "r2": _r2}
-
-
 def _mse_batch(y_true, P):
-    """:func:`_mse` of every row of ``P`` (B, n_test) at once."""
+    """scikit-learn's ``mean_squared_error`` of ``y_true`` (n_test,) and every row of ``P``
+    (B, n_test), in its operations (per row the same reductions as its ``(n_test, 1)``
+    arrays)."""
     return np.mean((y_true[None, :] - P) ** 2, axis=1)
 
 
 def _mae_batch(y_true, P):
-    """:func:`_mae` of every row of ``P`` (B, n_test) at once."""
+    """scikit-learn's ``mean_absolute_error`` of ``y_true`` and every row of ``P``, as
+    :func:`_mse_batch`."""
     return np.mean(np.abs(P - y_true[None, :]), axis=1)
 
 
 def _r2_batch(y_true, P):
-    """:func:`_r2` of every row of ``P`` (B, n_test) at once."""
+    """scikit-learn's ``r2_score`` (``force_finite=True``) of ``y_true`` and every row of
+    ``P``, as :func:`_mse_batch` (NaN for fewer than 2 samples)."""
     if y_true.size < 2:
         return np.full(P.shape[0], np.nan)
     num = np.sum(1.0 * (y_true[None, :] - P) ** 2, axis=1)
@@ -120,8 +98,9 @@ _BATCH = {"neg_mean_squared_error": _mse_batch, "neg_mean_absolute_error": _mae_
 
 def _batch_metric_holds(batch, metric, y, folds, rng):
     """Whether ``batch`` equals scikit-learn's ``metric`` bit for bit on every fold's test
-    targets, for every row of a batch of predictions drawn like KNN means (checked once per
-    evaluator; where it fails the fold scores are taken mask by mask)."""
+    targets, for every row of a batch of predictions drawn like KNN means and for each row as
+    a batch of one (checked once per evaluator; where it fails scikit-learn's function scores
+    every fold)."""
     import warnings
 
     for _, test in folds:
@@ -133,26 +112,9 @@ def _batch_metric_holds(batch, metric, y, folds, rng):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 ref = metric(yt, P[b])
-            if not (ours[b] == ref or (np.isnan(ours[b]) and np.isnan(ref))):
-                return False
-    return True
-
-
-def _fast_metric_holds(fast, metric, y, folds, rng):
-    """Whether ``fast`` equals scikit-learn's ``metric`` bit for bit on every fold's test
-    targets against predictions drawn like KNN means (checked once per evaluator)."""
-    import warnings
-
-    for _, test in folds:
-        yt = y[test]
-        for _ in range(3):
-            yp = np.mean(y[rng.integers(0, y.size, size=(test.size, 3))], axis=1)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                ref = metric(yt, yp)
-            ours = fast(yt, yp)
-            if not (ours == ref or (np.isnan(ours) and np.isnan(ref))):
-                return False
+            for value in (ours[b], batch(yt, P[b:b + 1])[0]):
+                if not (value == ref or (np.isnan(value) and np.isnan(ref))):
+                    return False
     return True
 
 
@@ -206,12 +168,16 @@ class RegressionRows:
                              "of one sample is undefined: scikit-learn returns NaN); use "
                              "fewer folds than leave-one-out, or neg_mean_squared_error")
         self._metric, self._sign = _metric(scoring)
-        # the fold scores by numpy in scikit-learn's operations (its metric functions cost
-        # about 60 us a call in input checks), where a check on these folds finds them equal
-        fast = _FAST[scoring]
-        if _fast_metric_holds(fast, self._metric, y, folds, np.random.default_rng(0)):
-            self._fold_metric = fast
+        # the fold scores by numpy in scikit-learn's operations, all masks of a fold at once
+        # (its metric functions cost about 60 us a call in input checks), where a check on
+        # these folds finds them equal; else by scikit-learn's functions, mask by mask
+        self._batch_metric = _BATCH[scoring]
+        if _batch_metric_holds(self._batch_metric, self._metric, y, folds,
+                               np.random.default_rng(1)):
+            batch = self._batch_metric
+            self._fold_metric = lambda y_true, y_pred: batch(y_true, y_pred[None, :])[0]
         else:
+            self._batch_metric = None
             self._fold_metric = self._metric
         tests = [test for _, test in folds]
         self.rows = np.concatenate(tests)
@@ -237,21 +203,16 @@ class RegressionRows:
         # the compiled path (the evaluator's data and thread count), else numpy's
         self._data, self._threads = data, threads
         self._kernel_folds = None
-        self._batch_metric = None
-        self._replay = None         # RegressionReplay, made when a row is first left open
+        self._replay = None         # RegressionReplay of the compiled path
         self.n_replayed_rows = 0
         self.n_tree_masks = 0
         self._paths = _PathTimes()          # batches of masks
         self._flip_paths = _PathTimes()     # one-feature flips of a mask
         if data is not None:
-            from pymoo_fs.evaluation.knn.layout import FoldLayout
+            from pymoo_fs.evaluation.knn.regress_replay import RegressionReplay
 
-            n_codes = int(self._codes.max()) + 1
-            self._kernel_folds = FoldLayout(folds, self._codes, n_neighbors, n_codes,
-                                            "accuracy").kernel_folds()
-            batch = _BATCH[scoring]
-            if _batch_metric_holds(batch, self._metric, y, folds, np.random.default_rng(1)):
-                self._batch_metric = batch
+            self._replay = RegressionReplay(X, y, folds, n_neighbors)
+            self._kernel_folds = self._replay.kernel_folds
 
     # ------------------------------------------------------------------ scores
     def scores(self, masks):
@@ -370,7 +331,7 @@ class RegressionRows:
         B, R = masks.shape[0], self.rows.size
         nbr = np.empty((B, R, self.k), dtype=np.int64)
         with ParallelContext(threads):
-            if not self._replayer().neighbours_batch(masks, np.ones((B, R), dtype=bool), nbr):
+            if not self._replay.neighbours_batch(masks, np.ones((B, R), dtype=bool), nbr):
                 return None
         self.n_tree_masks += B
         return np.mean(self._y_col[nbr.reshape(B * R, self.k)], axis=1).reshape(B, R)
@@ -404,14 +365,6 @@ class RegressionRows:
             self._settle(masks, unc, nbr, pred, threads)
         return pred
 
-    def _replayer(self):
-        """The evaluator's :class:`~.regress_replay.RegressionReplay` (made on first use)."""
-        if self._replay is None:
-            from pymoo_fs.evaluation.knn.regress_replay import RegressionReplay
-
-            self._replay = RegressionReplay(self.X, self.y, self.folds, self.k)
-        return self._replay
-
     def _settle(self, masks, unc, nbr, pred, threads):
         """Predictions of the open rows ``unc`` (B, R) of ``masks`` (in place in ``pred``
         (B, R)): scikit-learn's ordered neighbours replayed
@@ -421,7 +374,7 @@ class RegressionRows:
 
         self.n_uncertified += int(np.count_nonzero(unc))
         with ParallelContext(threads):
-            replayed = self._replayer().neighbours_batch(masks, unc, nbr)
+            replayed = self._replay.neighbours_batch(masks, unc, nbr)
         if replayed:
             b, r = np.nonzero(unc)
             pred[b, r] = np.mean(self._y_col[nbr[b, r]], axis=1).ravel()
